@@ -1,0 +1,52 @@
+"""Companion package for the *Conversation and Memory with Microsoft Agent Framework* series.
+
+Each concept lives in its own module; this top level re-exports the names the notebooks
+use. Imports are lazy so that opening lesson 01 does not load the memory server's
+embedding model.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS: dict[str, str] = {
+    # The model: offline lesson model and real clients.
+    "get_chat_client": "lesson_utils.models",
+    "describe_chat_client": "lesson_utils.models",
+    "OfflineChatClient": "lesson_utils.models",
+    # Lesson 3: a context provider that learns the user's name and age.
+    "UserMemoryProvider": "lesson_utils.user_memory",
+    # Lesson 4–5: sessions as JSON, files and database rows.
+    "save_session": "lesson_utils.persistence",
+    "load_session": "lesson_utils.persistence",
+    "session_to_json": "lesson_utils.persistence",
+    "session_from_json": "lesson_utils.persistence",
+    "SessionFormatError": "lesson_utils.persistence",
+    "SqliteSessionStore": "lesson_utils.persistence",
+    # Lessons 6–8: long-term memory with Cortadel.
+    "MemoryClient": "lesson_utils.cortadel",
+    "CortadelMemoryClient": "lesson_utils.cortadel",
+    "CortadelContextProvider": "lesson_utils.cortadel",
+    "create_memory_tools": "lesson_utils.cortadel",
+    "create_search_memory_tool": "lesson_utils.cortadel",
+    "create_add_memories_tool": "lesson_utils.cortadel",
+    # The local Cortadel-compatible memory server.
+    "start_memory_server": "lesson_utils.memory_server",
+    "MemoryServer": "lesson_utils.memory_server",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'lesson_utils' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
