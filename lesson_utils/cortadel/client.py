@@ -1,0 +1,115 @@
+"""The three Cortadel calls the provider and tools need, behind a small protocol.
+
+``MemoryClient`` is the seam tests stub; ``CortadelMemoryClient`` is the production
+implementation over the official SDK's async ``CortadelClient``, so the wire format stays the
+vendor's. Both speak the SDK's own option and result types — no parallel DTOs to drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from cortadel import (
+    AddOptions,
+    ChatMessage,
+    ConversationOptions,
+    ConversationResult,
+    CortadelClient,
+    MemoryCreated,
+    SearchOptions,
+    SearchResults,
+)
+
+__all__ = ["APP_NAME", "MemoryClient", "CortadelMemoryClient"]
+
+APP_NAME = "lesson_utils.cortadel"
+"""App name Cortadel records for searches (and for memories the ``add_memories`` tool writes)."""
+
+
+@runtime_checkable
+class MemoryClient(Protocol):
+    """What the provider and the tools need from Cortadel, for one user.
+
+    A client is bound to a single user when it is built: no call takes a user id, so nothing the
+    model or a caller passes at run time can reach another user's memories.
+    """
+
+    async def search(self, query: str, options: SearchOptions | None = None) -> SearchResults:
+        """Hybrid-search this user's memories."""
+        ...
+
+    async def add_conversation(
+        self, messages: Sequence[ChatMessage], options: ConversationOptions | None = None
+    ) -> ConversationResult:
+        """Hand a finished turn to Cortadel, which distils durable facts out of it."""
+        ...
+
+    async def add(self, text: str, options: AddOptions | None = None) -> MemoryCreated:
+        """Store one memory; the result's ``event`` says what the store pipeline decided."""
+        ...
+
+
+class CortadelMemoryClient:
+    """``MemoryClient`` over the official SDK, bound to one user.
+
+    Either give ``base_url`` and ``user_id`` (this object builds the SDK client and closes it in
+    :meth:`aclose`), or pass ``sdk_client=`` — an SDK ``CortadelClient`` you built and own; it is
+    never closed here.
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        user_id: str | None = None,
+        *,
+        api_key: str | None = None,
+        app_name: str = APP_NAME,
+        timeout: float | None = None,
+        sdk_client: CortadelClient | None = None,
+    ) -> None:
+        if sdk_client is not None:
+            if base_url is not None or user_id is not None or api_key is not None:
+                raise ValueError("Pass either sdk_client or base_url/user_id/api_key, not both.")
+            self._sdk = sdk_client
+            self._owns_sdk = False
+        else:
+            if not base_url or not base_url.strip():
+                raise ValueError("base_url is required unless sdk_client is given.")
+            if not user_id or not user_id.strip():
+                raise ValueError("user_id is required: a memory client is bound to exactly one user.")
+            kwargs: dict[str, object] = {"api_key": api_key or None, "app_name": app_name}
+            if timeout is not None:
+                kwargs["timeout"] = timeout
+            self._sdk = CortadelClient(base_url, user_id, **kwargs)  # type: ignore[arg-type]
+            self._owns_sdk = True
+        self.user_id = user_id
+        self._closed = False
+
+    @property
+    def sdk_client(self) -> CortadelClient:
+        """The SDK client underneath, for calls outside the protocol (``list``, ``health``)."""
+        return self._sdk
+
+    async def search(self, query: str, options: SearchOptions | None = None) -> SearchResults:
+        return await self._sdk.search(query, options)
+
+    async def add_conversation(
+        self, messages: Sequence[ChatMessage], options: ConversationOptions | None = None
+    ) -> ConversationResult:
+        return await self._sdk.add_conversation(messages, options)
+
+    async def add(self, text: str, options: AddOptions | None = None) -> MemoryCreated:
+        return await self._sdk.add(text, options)
+
+    async def aclose(self) -> None:
+        """Close the SDK client if this object built it; a caller-supplied one is left open."""
+        if self._owns_sdk and not self._closed:
+            self._closed = True
+            await self._sdk.aclose()
+
+    async def __aenter__(self) -> CortadelMemoryClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()

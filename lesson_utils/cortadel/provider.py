@@ -1,0 +1,322 @@
+"""``CortadelContextProvider``: long-term memory on the framework's own context-provider seam.
+
+``before_run`` searches Cortadel with the turn's input and injects what it recalls (a user-role
+context message, or instructions); ``after_run`` hands the finished turn to Cortadel's
+``add_conversation`` pipeline, which distils durable facts out of it. Per-session state (the ids
+already injected) lives in ``session.state[source_id]``, so one provider serves many sessions
+and the state survives ``AgentSession.to_dict()`` / ``from_dict()``.
+
+A provider is bound to one user — its client is — so build one per end user and never share it.
+Every Cortadel failure fails open through the shared :class:`FailureReporter`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from agent_framework import AgentSession, ContextProvider, FunctionTool, Message, SessionContext
+from cortadel import ChatMessage, ConversationOptions, SearchHit, SearchOptions
+
+from .client import APP_NAME, CortadelMemoryClient, MemoryClient
+from .errors import ErrorCallback, FailureReporter
+from .rendering import DEFAULT_CONTEXT_PROMPT, render_memories
+from .tools import MAX_TOP_K, MIN_TOP_K, build_memory_tools
+
+__all__ = ["CortadelContextProvider", "DEFAULT_SOURCE_ID", "INJECTED_IDS_KEY", "MAX_QUERY_CHARS"]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_SOURCE_ID = "cortadel"
+INJECTED_IDS_KEY = "injected_memory_ids"
+"""Key in ``session.state[source_id]``: ids already injected in this session, newest last."""
+MAX_QUERY_CHARS = 5000
+"""Cortadel's limit on a search query; a longer turn is cut to fit rather than failing recall."""
+_SEARCH_MODES = ("hybrid", "text", "vector")
+_RERANKERS = ("cross_encoder",)
+_MEMORY_TYPES = ("episodic", "semantic", "procedural")
+_INGESTIBLE_ROLES = ("user", "assistant", "system")
+
+
+def _is_injected(message: Message) -> bool:
+    """True for a message some context provider added (the framework stamps ``_attribution``)."""
+    attribution = (message.additional_properties or {}).get("_attribution")
+    return isinstance(attribution, dict) and bool(attribution.get("source_id"))
+
+
+def cortadel_session_id(session: AgentSession) -> str:
+    """The id turns are filed under: the service's conversation id when the service keeps the
+    history, otherwise the framework's own ``session.session_id``."""
+    service_id = session.service_session_id
+    if isinstance(service_id, str) and service_id.strip():
+        return service_id
+    return session.session_id
+
+
+class CortadelContextProvider(ContextProvider):
+    """Recall before every model call, persist after every successful turn.
+
+    Either pass ``client`` (any :class:`MemoryClient`; you own its lifetime) or ``base_url`` +
+    ``user_id`` (the provider builds a :class:`CortadelMemoryClient` and closes it in
+    :meth:`aclose`). Use ``async with`` or call :meth:`aclose` — the framework never disposes a
+    provider, and closing is what drains background writes (``await_persist=False``).
+
+    Options mirror Cortadel.AgentFramework (``ThrowOnError`` → ``raise_on_error``,
+    ``StateKeyPrefix`` → ``source_id``); see the lesson_utils README for the full table.
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        user_id: str | None = None,
+        *,
+        api_key: str | None = None,
+        app_name: str = APP_NAME,
+        client: MemoryClient | None = None,
+        source_id: str = DEFAULT_SOURCE_ID,
+        top_k: int = 5,
+        search_mode: str = "hybrid",
+        rerank: str | None = None,
+        memory_type: str | None = None,
+        context_prompt: str = DEFAULT_CONTEXT_PROMPT,
+        inject_as: Literal["message", "instructions"] = "message",
+        scope_recall_to_session: bool = False,
+        deduplicate_across_turns: bool = True,
+        max_remembered_ids: int = 256,
+        store_turns: bool = True,
+        await_persist: bool = True,
+        is_agent_memory: bool = False,
+        tags: Sequence[str] | None = None,
+        project: str | None = None,
+        include_memory_tools: bool = False,
+        raise_on_error: bool = False,
+        on_error: ErrorCallback | None = None,
+        logger: logging.Logger | None = None,
+    ) -> None:
+        if not isinstance(source_id, str) or not source_id.strip():
+            raise ValueError("source_id must be a non-blank string.")
+        super().__init__(source_id)
+        if isinstance(top_k, bool) or not isinstance(top_k, int) or not MIN_TOP_K <= top_k <= MAX_TOP_K:
+            raise ValueError(f"top_k must be an integer from {MIN_TOP_K} to {MAX_TOP_K} (Cortadel's range), got {top_k!r}.")
+        if isinstance(max_remembered_ids, bool) or not isinstance(max_remembered_ids, int) or max_remembered_ids < 0:
+            raise ValueError(f"max_remembered_ids must be an integer >= 0, got {max_remembered_ids!r}.")
+        if search_mode not in _SEARCH_MODES:
+            raise ValueError(f"search_mode must be one of {', '.join(_SEARCH_MODES)}; got {search_mode!r}.")
+        if rerank is not None and rerank not in _RERANKERS:
+            raise ValueError(f"rerank must be None or 'cross_encoder' (the only reranker Cortadel accepts); got {rerank!r}.")
+        if memory_type is not None and memory_type not in _MEMORY_TYPES:
+            raise ValueError(f"memory_type must be None or one of {', '.join(_MEMORY_TYPES)}; got {memory_type!r}.")
+        if inject_as not in ("message", "instructions"):
+            raise ValueError(f"inject_as must be 'message' or 'instructions'; got {inject_as!r}.")
+        if not isinstance(context_prompt, str):
+            raise TypeError("context_prompt must be a string.")
+        if tags is not None and (isinstance(tags, str) or not all(isinstance(t, str) for t in tags)):
+            raise ValueError("tags must be a sequence of strings (e.g. ['work']), not a single string.")
+
+        if client is not None:
+            if base_url is not None or user_id is not None or api_key is not None:
+                raise ValueError("Pass either client= or base_url + user_id (+ api_key), not both.")
+            if not isinstance(client, MemoryClient):
+                raise ValueError(
+                    f"client must implement MemoryClient (async search / add_conversation / add), got {type(client).__name__}."
+                )
+            self._client: MemoryClient = client
+            self._owned_client: CortadelMemoryClient | None = None
+        else:
+            if not base_url or not base_url.strip() or not user_id or not user_id.strip():
+                raise ValueError(
+                    "CortadelContextProvider needs either client= or both base_url and user_id "
+                    "(a provider reads and writes exactly one user's memories)."
+                )
+            self._owned_client = CortadelMemoryClient(base_url, user_id, api_key=api_key, app_name=app_name)
+            self._client = self._owned_client
+
+        self.user_id = user_id
+        self.top_k = top_k
+        self.search_mode = search_mode
+        self.rerank = rerank
+        self.memory_type = memory_type
+        self.context_prompt = context_prompt
+        self.inject_as = inject_as
+        self.scope_recall_to_session = bool(scope_recall_to_session)
+        self.deduplicate_across_turns = bool(deduplicate_across_turns)
+        self.max_remembered_ids = max_remembered_ids
+        self.store_turns = bool(store_turns)
+        self.await_persist = bool(await_persist)
+        self.is_agent_memory = bool(is_agent_memory)
+        self.tags = list(tags) if tags is not None else None
+        self.project = project
+        self._reporter = FailureReporter(raise_on_error=raise_on_error, on_error=on_error, logger=logger)
+        # Built once: a FunctionTool is stateless, and the provider forwards only its error
+        # handling to the tools — the rest keep the tools' own defaults.
+        self._tools: list[FunctionTool] = (
+            build_memory_tools(self._client, reporter=self._reporter) if include_memory_tools else []
+        )
+        self._pending: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    # ── public surface ────────────────────────────────────────────────────────────────────
+
+    @property
+    def client(self) -> MemoryClient:
+        """The memory client this provider talks through."""
+        return self._client
+
+    @property
+    def tools(self) -> list[FunctionTool]:
+        """The memory tools handed to each run (empty unless ``include_memory_tools=True``)."""
+        return list(self._tools)
+
+    @property
+    def raise_on_error(self) -> bool:
+        return self._reporter.raise_on_error
+
+    @property
+    def pending_writes(self) -> int:
+        """Background writes still in flight (``await_persist=False``)."""
+        return len(self._pending)
+
+    async def aclose(self) -> None:
+        """Drain background writes, then close the client — only if this provider built it."""
+        while self._pending:
+            await asyncio.gather(*list(self._pending), return_exceptions=True)
+        if self._owned_client is not None and not self._closed:
+            self._closed = True
+            await self._owned_client.aclose()
+
+    async def __aenter__(self) -> CortadelContextProvider:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    # ── before the model call: recall ────────────────────────────────────────────────────────
+
+    async def before_run(
+        self,
+        *,
+        agent: Any,
+        session: AgentSession,
+        context: SessionContext,
+        state: dict[str, Any],
+    ) -> None:
+        self._check_unique_source_id(agent)
+        if self._tools:
+            context.extend_tools(self.source_id, self._tools)
+
+        query = self._query(context.input_messages)
+        if not query:
+            return
+        options = SearchOptions(
+            top_k=self.top_k,
+            mode=self.search_mode,
+            session_id=cortadel_session_id(session) if self.scope_recall_to_session else None,
+            rerank=self.rerank,
+            memory_type=self.memory_type,
+        )
+        try:
+            results = await self._client.search(query, options)
+        except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
+            self._reporter.report(error, "search")
+            return
+
+        hits = self._fresh_hits(results.results, state)
+        block = render_memories(hits, self.context_prompt)
+        if block is None:
+            return
+        if self.inject_as == "instructions":
+            context.extend_instructions(self.source_id, block)
+        else:
+            context.extend_messages(self, [Message(role="user", contents=[block])])
+        self._remember_injected(hits, state)
+
+    def _check_unique_source_id(self, agent: Any) -> None:
+        providers = getattr(agent, "context_providers", None) or []
+        clashing = [p for p in providers if getattr(p, "source_id", None) == self.source_id]
+        if len(clashing) > 1:
+            names = ", ".join(type(p).__name__ for p in clashing)
+            raise ValueError(
+                f"{len(clashing)} context providers on this agent share source_id {self.source_id!r} ({names}); "
+                "they would silently share one session.state slot. Give each CortadelContextProvider its own "
+                "source_id=..."
+            )
+
+    @staticmethod
+    def _query(messages: Sequence[Message]) -> str:
+        parts = [
+            m.text.strip()
+            for m in messages
+            if m.role == "user" and not _is_injected(m) and m.text and m.text.strip()
+        ]
+        return "\n".join(parts)[:MAX_QUERY_CHARS].strip()
+
+    def _fresh_hits(self, hits: Sequence[SearchHit], state: dict[str, Any]) -> list[SearchHit]:
+        if not self.deduplicate_across_turns:
+            return list(hits)
+        seen = set(state.get(INJECTED_IDS_KEY) or [])
+        fresh: list[SearchHit] = []
+        for hit in hits:
+            if hit.id and hit.id in seen:
+                continue
+            if hit.id:
+                seen.add(hit.id)
+            fresh.append(hit)
+        return fresh
+
+    def _remember_injected(self, hits: Sequence[SearchHit], state: dict[str, Any]) -> None:
+        if not self.deduplicate_across_turns:
+            return
+        if self.max_remembered_ids == 0:
+            state.pop(INJECTED_IDS_KEY, None)
+            return
+        ids = [i for i in (state.get(INJECTED_IDS_KEY) or []) if isinstance(i, str)]
+        ids.extend(hit.id for hit in hits if hit.id)
+        state[INJECTED_IDS_KEY] = ids[-self.max_remembered_ids :]
+
+    # ── after the turn: persist ─────────────────────────────────────────────────────────────
+
+    async def after_run(
+        self,
+        *,
+        agent: Any,
+        session: AgentSession,
+        context: SessionContext,
+        state: dict[str, Any],
+    ) -> None:
+        if not self.store_turns:
+            return
+        response = context.response
+        if response is None:  # the run failed: nothing happened worth remembering
+            return
+        turn = self._ingestible([*context.input_messages, *response.messages])
+        if not turn:
+            return
+        options = ConversationOptions(
+            is_agent_memory=self.is_agent_memory,
+            tags=list(self.tags) if self.tags else None,
+            project=self.project,
+            session_id=cortadel_session_id(session),
+        )
+        if self.await_persist:
+            await self._persist(turn, options, can_raise=True)
+            return
+        task = asyncio.create_task(self._persist(turn, options, can_raise=False), name=f"{self.source_id}-persist")
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    @staticmethod
+    def _ingestible(messages: Sequence[Message]) -> list[ChatMessage]:
+        """The feedback-loop guard: only the caller's and the model's own words, never injected context."""
+        return [
+            ChatMessage(role=m.role, content=m.text, uuid=m.message_id or None)
+            for m in messages
+            if m.role in _INGESTIBLE_ROLES and not _is_injected(m) and m.text and m.text.strip()
+        ]
+
+    async def _persist(self, turn: list[ChatMessage], options: ConversationOptions, *, can_raise: bool) -> None:
+        try:
+            await self._client.add_conversation(turn, options)
+        except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
+            self._reporter.report(error, "add_conversation", can_raise=can_raise)
