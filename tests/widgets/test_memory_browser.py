@@ -1,0 +1,115 @@
+"""The memory browser, against a stand-in for the cortadel SDK client (same method names and DTOs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from cortadel import ListOptions, MemoryList, MemoryListItem, SearchHit, SearchOptions, SearchResults
+
+from lesson_utils.widgets import MemoryBrowser
+
+
+class FakeCortadel:
+    """Per-user memories in a dict; behaves like ``cortadel.CortadelClient`` for list/search/delete."""
+
+    store: dict[str, dict[str, str]] = {}
+    opened: list[tuple[str, str, str | None]] = []
+
+    def __init__(self, base_url: str, user_id: str, api_key: str | None) -> None:
+        self.user_id = user_id
+        self.opened.append((base_url, user_id, api_key))
+
+    async def __aenter__(self) -> FakeCortadel:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        return None
+
+    async def list(self, options: ListOptions | None = None) -> MemoryList:
+        items = [MemoryListItem(id=k, content=v, created_at=0) for k, v in self.store.get(self.user_id, {}).items()]
+        size = options.size if options else 20
+        return MemoryList(items=items[:size], total=len(items), page=1, size=size, pages=1)
+
+    async def search(self, query: str, options: SearchOptions | None = None) -> SearchResults:
+        words = set(query.lower().split())
+        hits = [
+            SearchHit(id=k, content=v, rrf_score=0.5)
+            for k, v in self.store.get(self.user_id, {}).items()
+            if words & set(v.lower().split())
+        ]
+        return SearchResults(query=query, results=hits, total=len(hits))
+
+    async def delete(self, memory_ids: Any) -> str:
+        for memory_id in memory_ids:
+            self.store[self.user_id].pop(memory_id)
+        return "Memories deleted successfully"
+
+
+@pytest.fixture(autouse=True)
+def memories() -> None:
+    FakeCortadel.store = {
+        "alex": {"m1": "Alex ships on Fridays", "m2": "Alex likes teal", "m3": "Alex lives in Oslo"},
+        "kim": {"k1": "Kim ships on Mondays"},
+    }
+    FakeCortadel.opened = []
+
+
+def browser(user_id: str = "alex") -> MemoryBrowser:
+    return MemoryBrowser("http://127.0.0.1:9", user_id, api_key="key-1", client_factory=FakeCortadel)
+
+
+async def test_list_shows_only_this_users_memories() -> None:
+    b = browser()
+    rows = await b.refresh()
+    assert [r.content for r in rows] == ["Alex ships on Fridays", "Alex likes teal", "Alex lives in Oslo"]
+    assert [value for _label, value in b.selection.options] == ["m1", "m2", "m3"]
+    assert "3 memories" in b.status.value
+    assert FakeCortadel.opened == [("http://127.0.0.1:9", "alex", "key-1")]
+
+
+async def test_search_uses_the_search_box() -> None:
+    b = browser()
+    b.query.value = "ships"
+    rows = await b.search()
+    assert [r.id for r in rows] == ["m1"] and rows[0].score == 0.5
+    assert "1 result(s) for “ships”" in b.status.value
+
+
+async def test_empty_search_asks_for_a_query_without_calling_the_server() -> None:
+    b = browser()
+    await b.search("  ")
+    assert "Type something" in b.status.value and FakeCortadel.opened == []
+
+
+async def test_delete_selected_removes_it_and_reloads_the_view() -> None:
+    b = browser()
+    await b.refresh()
+    b.selection.value = ("m2",)
+    b.delete_button.click()
+    assert await b.last_task is True
+    assert [r.id for r in b.rows] == ["m1", "m3"]
+    assert "Deleted 1 memory" in b.status.value
+    assert FakeCortadel.store["kim"] == {"k1": "Kim ships on Mondays"}, "another user's memories are untouched"
+
+
+async def test_delete_with_nothing_selected_does_nothing() -> None:
+    b = browser()
+    await b.refresh()
+    assert await b.delete_selected() is False
+    assert len(FakeCortadel.store["alex"]) == 3
+
+
+async def test_an_unreachable_server_is_one_readable_line() -> None:
+    def down(*_args: Any) -> Any:
+        raise httpx.ConnectError("All connection attempts failed")
+
+    b = MemoryBrowser("http://127.0.0.1:9", "alex", client_factory=down)
+    assert await b.refresh() == []
+    assert "Could not list memories: ConnectError: All connection attempts failed" in b.status.value
+
+
+def test_a_blank_user_is_rejected() -> None:
+    with pytest.raises(ValueError, match="user_id"):
+        MemoryBrowser("http://127.0.0.1:9", " ")
