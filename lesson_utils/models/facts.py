@@ -1,0 +1,313 @@
+"""Facts about the user, found in what the offline model is sent, and answers to questions about them.
+
+Sources, all read fresh on every call (the model keeps nothing between calls):
+- first-person statements in user-role messages ("I'm Alex.", "I ship on Fridays", "My favourite colour is teal");
+- third-person statements in instructions ("The user's name is Alex.", "The user is 31 years old.");
+- memory lines in context blocks, one per line, often bulleted ("- Alex ships on Fridays").
+Every fact is kept restated for the listener ("you ship on Fridays"), so answering is matching
+a question's words against facts (with light stemming) and quoting the best one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .text import (
+    capitalize_first,
+    content_stems,
+    normalize_quotes,
+    sentences,
+    to_second_person,
+    verb_to_base,
+)
+
+_NAME = r"([A-Z][a-zA-Z'\-]+)"
+# Capitalised words that follow "I'm" without being a name.
+_NOT_NAMES = frozenset(
+    """Fine Good Great Okay Ok OK Sorry Back Here There Not So Just Really Very Going Glad Happy Sure Tired
+    Hungry Ready Still Also Done New Interested Curious Looking Trying Writing Working Learning Using Afraid
+    Italian French German Spanish English American British Canadian Indian Chinese Japanese Norwegian
+    Always Never Usually Often The A An In On At From Into With""".split()
+)
+_AGE_UNITS = r"(?!\s*(?:%|percent|minutes?|mins?|hours?|days?|weeks?|months?|kg|km|miles?|cm|lbs?|pounds?|feet|ft|euros?|dollars?|times|am\b|pm\b))"
+
+_FIRST_PERSON_NAME = [
+    re.compile(r"(?i:\bmy name(?:'s| is))\s+" + _NAME),
+    re.compile(r"(?i:\bcall me|\bi go by)\s+" + _NAME),
+    re.compile(r"(?:^|(?<=[\s,.!;]))(?i:i'm|i am|im|this is|it's)\s+" + _NAME + r"(?![a-zA-Z'])"),
+]
+_FIRST_PERSON_AGE = [
+    re.compile(r"(?i)(?:^|(?<=[\s,.!;]))(?:i'm|i am|im)\s+(\d{1,3})\b" + _AGE_UNITS + r"(?:\s*(?:years?|yrs?)(?:\s+old)?|\s*y/?o\b)?"),
+    re.compile(r"(?i)\bmy age is\s+(\d{1,3})\b"),
+    re.compile(r"(?i)\bi (?:just )?turned\s+(\d{1,3})\b"),
+]
+_SUBJECT = r"(?i:the user|user|the human)"
+_THIRD_PERSON_NAME = [
+    re.compile(_SUBJECT + r"(?:'s)?\s+(?i:name is|is called|is named|goes by)\s+" + _NAME),
+    re.compile(r"^(?i:name)\s*[:=]\s*" + _NAME),
+]
+_REMEMBER_PREFIX = re.compile(
+    r"^(?i:(?:ok(?:ay)?|hey|also|and|so|please|pls)[,!]?\s+)*"
+    r"(?i:remember|note|keep in mind|don't forget|do not forget|fyi|for the record|just so you know)"
+    r"(?i:\s+that)?[,:]?\s+"
+)
+_LEADING_FILLER = re.compile(r"^(?i:(?:hi|hello|hey|oh|well|also|and|btw|but|so|ok(?:ay)?)\b[,!]?\s*)+")
+_CLAUSE_SPLIT = re.compile(r",?\s+(?i:and|but)\s+(?=(?:I|I'm|my|My)\b)|[,;]\s*(?=(?:I|I'm|my|My)\b)")
+_NOT_FACTS = re.compile(
+    r"(?i)^(?:i|i'm|i am)\s+(?:want|wanna|'d like|would like|need you|think|guess|wonder|mean|meant|said|asked|"
+    r"told|hope|see|know|don't know|forgot|just|was wondering|am wondering|wondering|asking|curious)\b|\bjoke\b|\byou\b"
+)
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+_ADVERBS = frozenset("usually often always never sometimes also really typically generally normally mostly".split())
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing known about the user, restated for the listener (e.g. "you ship on Fridays")."""
+
+    text: str
+    slot: str | None = None  # "name" or "age" for the two facts lessons ask about directly
+    value: str | None = None
+    source: str = "user"  # "user", "instructions" or "memory"
+
+    @property
+    def stems(self) -> set[str]:
+        return content_stems(self.text)
+
+
+@dataclass
+class FactSheet:
+    """All facts found in one request, in the order they appeared (later ones win)."""
+
+    facts: list[Fact] = field(default_factory=list)
+
+    def add(self, fact: Fact) -> None:
+        if all(f.text.lower() != fact.text.lower() for f in self.facts):
+            self.facts.append(fact)
+
+    def latest(self, slot: str) -> str | None:
+        for fact in reversed(self.facts):
+            if fact.slot == slot:
+                return fact.value
+        return None
+
+    @property
+    def name(self) -> str | None:
+        return self.latest("name")
+
+    @property
+    def age(self) -> str | None:
+        return self.latest("age")
+
+    @property
+    def free_facts(self) -> list[Fact]:
+        return [f for f in self.facts if f.slot is None]
+
+    def __bool__(self) -> bool:
+        return bool(self.facts)
+
+
+# --------------------------------------------------------------------------- extraction
+
+
+def _name_fact(name: str, source: str) -> Fact | None:
+    if name in _NOT_NAMES:
+        return None
+    return Fact(f"your name is {name}", slot="name", value=name, source=source)
+
+
+def _age_fact(age: str, source: str) -> Fact | None:
+    if not 0 < int(age) < 130:
+        return None
+    return Fact(f"you are {int(age)} years old", slot="age", value=str(int(age)), source=source)
+
+
+def first_person_facts(text: str, source: str = "user") -> list[Fact]:
+    """Facts a user states about themselves: name, age, and any "I ..."/"My ..." clause."""
+    found: list[Fact] = []
+    for sentence in sentences(normalize_quotes(text)):
+        sentence = _REMEMBER_PREFIX.sub("", sentence)
+        is_question = sentence.endswith("?")
+        for clause in _CLAUSE_SPLIT.split(sentence):
+            clause = _REMEMBER_PREFIX.sub("", _LEADING_FILLER.sub("", clause.strip())).strip()
+            clause = clause.rstrip(".!?").strip()
+            if not clause:
+                continue
+            slot_found = False
+            for pattern in _FIRST_PERSON_NAME:
+                if (m := pattern.search(clause)) and (fact := _name_fact(m.group(1), source)):
+                    found.append(fact)
+                    slot_found = True
+                    break
+            for pattern in _FIRST_PERSON_AGE:
+                if (m := pattern.search(clause)) and (fact := _age_fact(m.group(1), source)):
+                    found.append(fact)
+                    slot_found = True
+                    break
+            if slot_found or (is_question and clause is not None and _looks_interrogative(clause)):
+                continue
+            if is_question:
+                continue
+            if re.match(r"(?:I|I'm|I've|My|my)\b", clause) and not _NOT_FACTS.search(clause):
+                if len(clause.split()) >= 3 or clause.lower().startswith("my "):
+                    found.append(Fact(to_second_person(clause), source=source))
+    return found
+
+
+def _looks_interrogative(clause: str) -> bool:
+    return bool(re.match(r"(?i)(?:what|when|where|who|how|which|why|do|does|did|can|could|is|are)\b", clause))
+
+
+def third_person_facts(text: str, *, known_name: str | None, any_name: bool, source: str) -> list[Fact]:
+    """Facts stated about the user: "The user's name is Alex.", "- Alex ships on Fridays"."""
+    line = _BULLET.sub("", normalize_quotes(text)).strip().rstrip(".!").strip()
+    if not line or line.endswith("?"):
+        return []
+    for pattern in _THIRD_PERSON_NAME:
+        if (m := pattern.search(line)) and (fact := _name_fact(m.group(1), source)):
+            return [fact]
+    names = [re.escape(known_name)] if known_name else []
+    subject = "(?:" + "|".join([_SUBJECT, *names, *([r"[A-Z][a-z]+"] if any_name else [])]) + ")"
+    if m := re.match(rf"^(?i:age)\s*[:=]\s*(\d{{1,3}})\b", line):
+        return [f] if (f := _age_fact(m.group(1), source)) else []
+    if m := re.match(rf"^{subject}(?:'s age is| is| is aged| turned)\s+(\d{{1,3}})\b{_AGE_UNITS}", line):
+        if subject_ok(line, known_name, any_name):
+            return [f] if (f := _age_fact(m.group(1), source)) else []
+    m = re.match(rf"^(?P<subj>{subject})(?P<poss>'s)?\s+(?P<rest>.+)$", line)
+    if not m or not subject_ok(line, known_name, any_name):
+        return []
+    rest = m.group("rest").strip()
+    if m.group("poss"):
+        return [Fact("your " + rest, source=source)]
+    head, _, tail = rest.partition(" ")
+    if head.lower() in _ADVERBS and tail:
+        verb, _, obj = tail.partition(" ")
+        clause = f"{head} {verb_to_base(verb)} {obj}".strip()
+    else:
+        clause = f"{verb_to_base(head)} {tail}".strip()
+    if clause.split()[0].lower() in {"name", "names"}:
+        return []
+    return [Fact("you " + clause, source=source)]
+
+
+_SUBJECT_STOP = frozenset(
+    "You Your We Our They Their It Its This That These Those There Here Answer Always Never Use Do Be Keep "
+    "Respond Reply Ask Tell When If The A An Please Remember Consider Memories Memory Context Note Notes".split()
+)
+
+
+def subject_ok(line: str, known_name: str | None, any_name: bool) -> bool:
+    first = line.split()[0].split("'")[0]
+    if re.match(r"(?i)the user|user|the human", line):
+        return True
+    if known_name and first == known_name:
+        return True
+    return any_name and first not in _SUBJECT_STOP
+
+
+def collect_facts(instructions: str, user_texts: list[str], *, reply_to_name_question: str | None = None) -> FactSheet:
+    """Read every fact in a request: instructions first, then user-role messages in order.
+
+    ``reply_to_name_question`` is a bare user reply ("Alex.") to an assistant that asked for the name.
+    """
+    sheet = FactSheet()
+    blocks: list[tuple[str, str]] = [("instructions", instructions)] + [("user", t) for t in user_texts]
+    # Two passes: the name must be known before "- Alex ships on Fridays" can be read as about the user.
+    for _ in range(2):
+        for source, block in blocks:
+            for raw_line in (block or "").splitlines():
+                if not raw_line.strip():
+                    continue
+                bullet = bool(_BULLET.match(raw_line))
+                if source == "user":
+                    for fact in first_person_facts(_BULLET.sub("", raw_line)):
+                        sheet.add(fact if not bullet else Fact(fact.text, fact.slot, fact.value, "memory"))
+                for sentence in [raw_line] if bullet else sentences(raw_line):
+                    for fact in third_person_facts(
+                        sentence, known_name=sheet.name, any_name=bullet, source="memory" if bullet else source
+                    ):
+                        sheet.add(fact)
+    if reply_to_name_question and (fact := _name_fact(reply_to_name_question, "user")):
+        sheet.add(fact)
+    return sheet
+
+
+# --------------------------------------------------------------------------- answering
+
+_ASKS_NAME = re.compile(r"(?i)\b(?:my name|who am i|what am i called|what do you call me)\b")
+_ASKS_AGE = re.compile(r"(?i)\b(?:how old|age)\b")
+_ASKS_ALL = re.compile(
+    r"(?i)\b(?:(?:what|anything)\b.*\b(?:know|remember|recall)\b.*\babout me|about myself|what have i told you|"
+    r"what do you (?:know|remember)\??$)"
+)
+_SLOT_WORDS = {"name", "old", "age", "called", "call"}
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str
+    known: bool
+
+
+def is_question(text: str) -> bool:
+    text = text.strip()
+    return text.endswith("?") or bool(
+        re.match(r"(?i)(?:what|when|where|who|whom|how|which|why|do you know|can you tell me|tell me what)\b", text)
+    )
+
+
+def answer_question(question: str, sheet: FactSheet) -> Answer:
+    """Answer a question about the user from the facts, in second person, or say it is not known."""
+    q = normalize_quotes(question)
+    if _ASKS_ALL.search(q):
+        if not sheet:
+            return Answer("I don't know anything about you yet \u2014 you haven't told me.", False)
+        return Answer("Here's what I know about you: " + "; ".join(f.text for f in _summary(sheet)) + ".", True)
+    parts: list[str] = []
+    missing: list[str] = []
+    if _ASKS_NAME.search(q):
+        (parts if sheet.name else missing).append(f"your name is {sheet.name}" if sheet.name else "your name")
+    if _ASKS_AGE.search(q):
+        (parts if sheet.age else missing).append(f"you are {sheet.age} years old" if sheet.age else "your age")
+    asked = content_stems(q) - {s for s in _SLOT_WORDS}
+    if asked or not (parts or missing):
+        best = _best_match(asked, sheet.free_facts)
+        if best is not None:
+            parts.append(best.text)
+        elif asked and not parts and not missing:
+            missing.append("that")
+    if missing:
+        said = _join(parts)
+        unknown = " or ".join(missing)
+        prefix = f"{capitalize_first(said)}, but " if said else ""
+        return Answer(f"{prefix}I don't know {unknown} \u2014 you haven't told me.", False)
+    return Answer(capitalize_first(_join(parts)) + ".", True)
+
+
+def _best_match(asked: set[str], facts: list[Fact]) -> Fact | None:
+    best: Fact | None = None
+    best_score = 0
+    for fact in facts:  # later facts win ties: the user may have corrected themselves
+        score = len(asked & fact.stems)
+        if score and score >= best_score:
+            best, best_score = fact, score
+    return best
+
+
+def _summary(sheet: FactSheet) -> list[Fact]:
+    seen_slots: set[str] = set()
+    out: list[Fact] = []
+    for fact in reversed(sheet.facts):
+        if fact.slot:
+            if fact.slot in seen_slots:
+                continue
+            seen_slots.add(fact.slot)
+        out.append(fact)
+    return list(reversed(out))
+
+
+def _join(parts: list[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]

@@ -1,0 +1,333 @@
+"""The offline lesson model's decision: given exactly what it was sent, what does it say or call?
+
+One pure function, :func:`respond`, so the rules can be read top to bottom and tested without a
+client. Order of the rules:
+
+1. A tool result just arrived -> answer from it (never call another tool: one round per turn).
+2. "Remember that ..." and an add/remember-like tool is offered -> call it.
+3. A joke request -> a joke on the topic.
+4. A follow-up about "the joke" -> transform the latest joke in view, or ask which joke.
+5. Questions -> answer from the facts in view; unknown and a search-like tool offered -> call it.
+6. Statements, greetings -> acknowledge what was said.
+Then the instructions are followed (ask for the name, speak in a voice, shout, keep it short).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent_framework import Message
+
+from . import facts as factlib
+from . import jokes
+from .text import capitalize_first, ensure_period, normalize_quotes, sentences, verb_to_third
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """What the model can see of an offered tool: its name, description and JSON-schema parameters."""
+
+    name: str
+    description: str = ""
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def properties(self) -> dict[str, Any]:
+        props = self.parameters.get("properties") if isinstance(self.parameters, Mapping) else None
+        return dict(props) if isinstance(props, Mapping) else {}
+
+
+@dataclass(frozen=True)
+class TextReply:
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    name: str
+    arguments: dict[str, Any]
+
+
+Decision = TextReply | ToolCall
+
+_SEARCH_LIKE = re.compile(r"(?i)search|recall|find|query|lookup|look_up|retrieve|get_mem|read|fetch")
+_ADD_LIKE = re.compile(r"(?i)add|remember|save|store|write|memori[sz]e|note|record|insert|upsert")
+_REMEMBER_REQUEST = re.compile(
+    r"(?i)(?:^|[.!?]\s+|,\s*)(?:(?:ok(?:ay)?|hey|also|and|so|please|pls)[,!]?\s+)*"
+    r"(?:remember|note|keep in mind|don't forget|do not forget|make a note|save|store)\b(?:\s+that)?[,:]?\s*(?P<what>.*)$"
+)
+_GREETING = re.compile(r"(?i)^\W*(?:hi|hello|hey|howdy|good (?:morning|afternoon|evening)|greetings)\b")
+_ASK_FOR = re.compile(r"(?i)\bask (?:the user|them|him|her)?\s*(?:for|about|what)?\s*(?:their|his|her|the user's)\s+(\w+)")
+_VOICE_INSTRUCTION = re.compile(
+    r"(?i)\b(?:talk|speak|respond|answer|reply|write)\s+(?:like|as)\s+an?\s+([a-z]+)|\bin an?\s+([a-z]+)(?:'s)? voice"
+)
+_ASSISTANT_NAME = re.compile(r"(?i)\b(?:your name is|you are called|you are named|call yourself)\s+([A-Z][\w-]+)")
+
+
+def respond(*, instructions: str, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> Decision:
+    """Decide the reply to one request, using nothing but what is passed in."""
+    results = _pending_tool_results(messages)
+    user_index = _input_index(messages)
+    user_input = messages[user_index].text if user_index is not None else ""
+    user_texts = [m.text for m in messages if m.role == "user" and m.text]
+    sheet = factlib.collect_facts(instructions, user_texts, reply_to_name_question=_bare_name_reply(messages, user_index))
+
+    if results:
+        return TextReply(_follow_instructions(_answer_from_tool_results(results, user_input, sheet), instructions, sheet))
+
+    decision = _respond_to_input(user_input, messages, tools, sheet, instructions)
+    if isinstance(decision, ToolCall):
+        return decision
+    return TextReply(_follow_instructions(decision.text, instructions, sheet))
+
+
+# --------------------------------------------------------------------------- reading the request
+
+
+def _input_index(messages: Sequence[Message]) -> int | None:
+    """The turn's input: the last user message not injected by a context provider (else the last one)."""
+    fallback = None
+    for i in range(len(messages) - 1, -1, -1):
+        msg = messages[i]
+        if msg.role != "user":
+            continue
+        if fallback is None:
+            fallback = i
+        if "_attribution" not in (msg.additional_properties or {}):
+            return i
+    return fallback
+
+
+def _bare_name_reply(messages: Sequence[Message], user_index: int | None) -> str | None:
+    """A one-word answer ("Alex.") to an assistant that just asked for the user's name."""
+    if user_index is None:
+        return None
+    m = re.fullmatch(r"\s*(?:it's\s+|i'm\s+)?([A-Z][a-zA-Z'\-]+)\s*[.!]?\s*", messages[user_index].text or "")
+    if not m:
+        return None
+    for prev in reversed(messages[:user_index]):
+        if prev.role == "assistant" and prev.text:
+            return m.group(1) if re.search(r"(?i)your name\s*\?", prev.text) else None
+    return None
+
+
+def _pending_tool_results(messages: Sequence[Message]) -> list[tuple[str, str]]:
+    """(tool name, result text) for results that arrived after the turn's last user message."""
+    names: dict[str, str] = {}
+    pending: list[tuple[str, str]] = []
+    for msg in messages:
+        if msg.role == "user" and "_attribution" not in (msg.additional_properties or {}):
+            pending = []
+        for content in msg.contents:
+            if content.type == "function_call" and content.call_id:
+                names[content.call_id] = content.name or "tool"
+            elif content.type == "function_result":
+                text = content.result if isinstance(content.result, str) else str(content.result or "")
+                if not text and content.exception:
+                    text = f"The tool failed: {content.exception}"
+                pending.append((names.get(content.call_id or "", "the tool"), text))
+    return pending
+
+
+def _tool_like(tools: Sequence[ToolSpec], pattern: re.Pattern[str], avoid: re.Pattern[str]) -> ToolSpec | None:
+    for tool in tools:  # the name decides first; the description only when the name says nothing
+        if pattern.search(tool.name) and not avoid.search(tool.name):
+            return tool
+    for tool in tools:
+        if not avoid.search(tool.name) and pattern.search(tool.description) and not avoid.search(tool.description):
+            return tool
+    return None
+
+
+def _call(tool: ToolSpec, preferred: Sequence[str], value: str) -> ToolCall:
+    props = tool.properties
+    name = next((p for p in preferred if p in props), next(iter(props), preferred[0]))
+    schema = props.get(name, {}) if isinstance(props.get(name), Mapping) else {}
+    return ToolCall(tool.name, {name: [value] if schema.get("type") == "array" else value})
+
+
+# --------------------------------------------------------------------------- the rules
+
+
+def _respond_to_input(
+    user_input: str, messages: Sequence[Message], tools: Sequence[ToolSpec], sheet: factlib.FactSheet, instructions: str
+) -> Decision:
+    text = normalize_quotes(user_input).strip()
+    if not text:
+        return TextReply("Hello! What would you like to talk about?")
+
+    remember = _REMEMBER_REQUEST.search(text)
+    if remember and remember.group("what").strip():
+        what = remember.group("what").strip().rstrip(".!")
+        add_tool = _tool_like(tools, _ADD_LIKE, _SEARCH_LIKE)
+        if add_tool is not None:
+            return _call(add_tool, ("text", "memory", "content", "fact", "memories", "message"), _third_person(what, sheet))
+        return TextReply(f"Noted: {factlib.to_second_person(what)}.")
+
+    topic = jokes.topic_of(text)
+    if topic is not None:
+        return TextReply(jokes.tell_joke(topic))
+
+    if jokes.is_transform_request(text):
+        joke = _latest_joke(messages)
+        return TextReply(jokes.transform(joke, text) if joke else jokes.no_joke_reply())
+
+    questions = [s for s in sentences(text) if factlib.is_question(s)]
+    if questions:
+        answers: list[str] = []
+        for question in questions:
+            own = _about_the_assistant(question, instructions)
+            if own:
+                answers.append(own)
+                continue
+            answer = factlib.answer_question(question, sheet)
+            if not answer.known:
+                search_tool = _tool_like(tools, _SEARCH_LIKE, re.compile(r"(?!x)x"))
+                if search_tool is not None:
+                    return _call(search_tool, ("query", "question", "text", "q", "search"), question)
+            answers.append(answer.text)
+        prefix = _acknowledge(text, sheet, only_name=True)
+        return TextReply(" ".join(([prefix] if prefix else []) + answers))
+
+    ack = _acknowledge(text, sheet)
+    if ack:
+        return TextReply(ack)
+    if _GREETING.match(text):
+        return TextReply(f"Hello{', ' + sheet.name if sheet.name else ''}! How can I help you today?")
+    return TextReply(
+        f'You said: "{text}". I am the offline lesson model: I answer from the messages I am sent \u2014 '
+        "facts you tell me, questions about them, and jokes."
+    )
+
+
+def _acknowledge(text: str, sheet: factlib.FactSheet, *, only_name: bool = False) -> str:
+    stated = factlib.first_person_facts(text)
+    if not stated:
+        return ""
+    name = next((f.value for f in stated if f.slot == "name"), None)
+    others = [f.text for f in stated if f.slot != "name"]
+    parts = [f"Nice to meet you, {name}!"] if name else []
+    if others and not only_name:
+        parts.append("Got it: " + "; ".join(others) + ".")
+    return " ".join(parts)
+
+
+def _about_the_assistant(question: str, instructions: str) -> str | None:
+    if not re.search(r"(?i)\b(?:your name|who are you)\b", question):
+        return None
+    m = _ASSISTANT_NAME.search(instructions or "")
+    return f"My name is {m.group(1)}." if m else "I'm the offline lesson model."
+
+
+def _latest_joke(messages: Sequence[Message]) -> str | None:
+    """The most recent assistant reply that is a joke (or a reworked joke) among the messages sent."""
+    last_user = ""
+    candidates: list[str] = []
+    for msg in messages:
+        if msg.role == "user":
+            last_user = msg.text or ""
+        elif msg.role == "assistant" and msg.text:
+            asked = jokes.topic_of(last_user) is not None or jokes.is_transform_request(last_user)
+            if (asked or jokes.looks_like_joke(msg.text)) and "which joke" not in msg.text:
+                candidates.append(msg.text)
+    return candidates[-1] if candidates else None
+
+
+def _third_person(what: str, sheet: factlib.FactSheet) -> str:
+    """Memories are stored about the user: "I ship on Fridays" -> "Alex ships on Fridays"."""
+    subject = sheet.name or "The user"
+    m = re.match(r"(?i)^(?:i'm|i am)\s+(.*)$", what)
+    if m:
+        return f"{subject} is {m.group(1)}"
+    m = re.match(r"(?i)^my\s+(.*)$", what)
+    if m:
+        return f"{subject}'s {m.group(1)}"
+    m = re.match(r"(?i)^i\s+(?:(usually|often|always|never|sometimes|also|really)\s+)?(\w+)\s*(.*)$", what)
+    if m:
+        adverb = f"{m.group(1)} " if m.group(1) else ""
+        return f"{subject} {adverb}{verb_to_third(m.group(2))} {m.group(3)}".strip()
+    return what
+
+
+def _answer_from_tool_results(results: list[tuple[str, str]], user_input: str, sheet: factlib.FactSheet) -> str:
+    name, _ = results[-1]
+    lines = [line for _, text in results for line in _result_lines(text)]
+    quoted = " ".join(lines) or "(no output)"
+    if _REMEMBER_REQUEST.search(normalize_quotes(user_input)) or _ADD_LIKE.search(name) and not _SEARCH_LIKE.search(name):
+        return f'I passed that to {name}, which replied: "{quoted}"'
+    memory_block = "\n".join(f"- {line}" for line in lines)
+    combined = factlib.collect_facts(memory_block, [user_input])
+    for fact in sheet.facts:
+        combined.add(fact)
+    questions = [s for s in sentences(user_input) if factlib.is_question(s)] or [user_input]
+    answers = [factlib.answer_question(q, combined) for q in questions]
+    if all(a.known for a in answers):
+        return " ".join(a.text for a in answers)
+    return f'I don\'t know \u2014 I checked {name} and it said: "{quoted}"'
+
+
+def _result_lines(text: str) -> list[str]:
+    """A tool result as lines of text; JSON results are flattened to their string values."""
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError):
+        data = None
+    if isinstance(data, (dict, list)):
+        found: list[str] = []
+
+        def walk(node: Any) -> None:
+            if isinstance(node, str):
+                found.append(node)
+            elif isinstance(node, Mapping):
+                for key in ("memory", "text", "content", "fact", "message"):
+                    if isinstance(node.get(key), str):
+                        found.append(node[key])
+                        return
+                for value in node.values():
+                    walk(value)
+            elif isinstance(node, list):
+                for item in node:
+                    walk(item)
+
+        walk(data)
+        return [s.strip() for s in found if s.strip()]
+    stripped = [re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s+", "", line).strip() for line in (text or "").splitlines()]
+    return [line for line in stripped if line]
+
+
+# --------------------------------------------------------------------------- instructions
+
+
+def _follow_instructions(reply: str, instructions: str, sheet: factlib.FactSheet) -> str:
+    """Apply what the instructions ask of every reply."""
+    ins = normalize_quotes(instructions or "")
+    for m in _ASK_FOR.finditer(ins):
+        wanted = m.group(1).lower()
+        if wanted == "name" and not sheet.name:
+            reply = _append(reply, "What's your name?")
+        elif wanted == "age" and not sheet.age:
+            reply = _append(reply, "How old are you?")
+        elif wanted not in {"name", "age"} and not any(wanted in f.text for f in sheet.facts):
+            reply = _append(reply, f"What's your {wanted}?")
+    if re.search(r"(?i)\b(?:by (?:their )?name|use (?:the user's|their) name)\b", ins) and sheet.name:
+        if sheet.name not in reply:
+            reply = f"{sheet.name}, {reply[:1].lower()}{reply[1:]}"
+    if re.search(r"(?i)\b(?:one sentence|keep (?:your )?(?:answers|replies|it) (?:short|brief))\b", ins):
+        first = sentences(reply)
+        reply = first[0] if first else reply
+    voice = _VOICE_INSTRUCTION.search(ins)
+    if voice:
+        reply = jokes.transform(reply, f"in a {voice.group(1) or voice.group(2)}'s voice")
+    if re.search(r"(?i)\b(?:in (?:all )?(?:caps|uppercase|capital letters)|always shout)\b", ins):
+        reply = reply.upper()
+    return reply
+
+
+def _append(reply: str, sentence: str) -> str:
+    if sentence.lower() in reply.lower():
+        return reply
+    return f"{ensure_period(reply)} {sentence}".strip() if reply else capitalize_first(sentence)

@@ -1,0 +1,126 @@
+"""Small text helpers the offline lesson model's rules share: sentences, words, stems, person.
+
+They are deliberately simple and general: the offline model must work for any name, fact or
+phrasing a learner types, so nothing here knows the lessons' wording.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_WORD = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+
+# Words that carry no meaning for matching a question to a fact.
+STOPWORDS = frozenset(
+    """
+    a an the and or but if then so of to in on at by for with from about as into than
+    i i'm im me my mine myself you your yours yourself we our us he she it its they them their
+    is am are was were be been being do does did done have has had having
+    what what's whats when where which who whom whose why how
+    can could would should will shall may might must please tell know remember recall say said
+    usually often always typically generally normally sometimes also really just again now still
+    that this these those there here any some anything something all
+    """.split()
+)
+
+# British/American spellings are folded so "color" finds "colour".
+_SPELLING = {"favorite": "favourite", "color": "colour", "colors": "colours", "favorites": "favourites"}
+
+_PERSON_SWAP = {
+    "i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
+    "am": "are", "i'm": "you're", "im": "you're", "i've": "you've", "i'd": "you'd", "i'll": "you'll",
+    "was": "were",
+}
+
+
+def sentences(text: str) -> list[str]:
+    """Split text into sentences and lines, trimmed, without empties."""
+    return [part.strip() for part in _SENTENCE_END.split(text or "") if part and part.strip()]
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens (apostrophes kept inside words, curly quotes folded)."""
+    return [w.lower() for w in _WORD.findall(normalize_quotes(text))]
+
+
+def normalize_quotes(text: str) -> str:
+    return (text or "").replace("\u2019", "'").replace("\u2018", "'")
+
+
+def stem(word: str) -> str:
+    """A light stemmer: ship/ships/shipping/shipped -> ship, live/lives/living -> liv."""
+    w = _SPELLING.get(word.lower(), word.lower())
+    if w.endswith("'s"):
+        w = w[:-2]
+    for suffix, repl in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not (suffix == "s" and w.endswith("ss")):
+            w = w[: -len(suffix)] + repl
+            break
+    if len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # shipp -> ship
+    if len(w) >= 4 and w.endswith("e"):
+        w = w[:-1]  # live -> liv
+    return w
+
+
+def content_stems(text: str) -> set[str]:
+    """Stems of the meaningful words of a text (stop words dropped)."""
+    return {stem(w) for w in words(text) if w not in STOPWORDS} - {""}
+
+
+def to_second_person(text: str) -> str:
+    """Restate a first-person clause for the listener: "I ship on Fridays" -> "you ship on Fridays"."""
+
+    def swap(match: re.Match[str]) -> str:
+        token = match.group(0)
+        repl = _PERSON_SWAP.get(token.lower())
+        return repl if repl is not None else token
+
+    return re.sub(r"[A-Za-z]+(?:'[a-z]+)?", swap, normalize_quotes(text))
+
+
+_IRREGULAR_BASE = {"is": "are", "has": "have", "does": "do", "was": "were", "goes": "go", "isn't": "aren't",
+                   "doesn't": "don't", "wasn't": "weren't", "hasn't": "haven't"}
+_IRREGULAR_THIRD = {v: k for k, v in _IRREGULAR_BASE.items()}
+_IRREGULAR_THIRD.update({"am": "is", "'m": "is"})
+
+
+def verb_to_base(verb: str) -> str:
+    """Third person singular -> the form used with "you": ships -> ship, has -> have, is -> are."""
+    low = verb.lower()
+    if low in _IRREGULAR_BASE:
+        return _IRREGULAR_BASE[low]
+    if low.endswith("ies") and len(low) > 4:
+        return verb[:-3] + "y"
+    if low.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return verb[:-2]
+    if low.endswith("s") and not low.endswith(("ss", "us", "is")):
+        return verb[:-1]
+    return verb
+
+
+def verb_to_third(verb: str) -> str:
+    """The form used with "you"/"I" -> third person singular: ship -> ships, have -> has."""
+    low = verb.lower()
+    if low in _IRREGULAR_THIRD:
+        return _IRREGULAR_THIRD[low]
+    if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    return verb + "s"
+
+
+def token_count(text: str) -> int:
+    """A rough, deterministic token count (words and punctuation marks)."""
+    return len(re.findall(r"\w+|[^\w\s]", text or ""))
+
+
+def capitalize_first(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def ensure_period(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else text + "."
