@@ -333,7 +333,3 @@ class SqliteSessionStore:
                 f"SELECT 1 FROM {self.TABLE} WHERE conversation_id = ?", (conversation_id,)
             ).fetchone()
         return row is not None
-
-    def __len__(self) -> int:
-        with closing(self._connect()) as connection:
-            return int(connection.execute(f"SELECT COUNT(*) FROM {self.TABLE}").fetchone()[0])

@@ -1,0 +1,113 @@
+"""Continuing a saved conversation in a genuinely separate Python process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from agent_framework import AgentSession
+
+from lesson_utils import SqliteSessionStore, load_session, save_session
+from lesson_utils.resume import main, make_lesson_agent
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_resume(*args: str | os.PathLike[str]) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, LESSON_MODEL="offline", PYTHONIOENCODING="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "lesson_utils.resume", *map(str, args)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        cwd=REPO,
+        timeout=120,
+    )
+
+
+async def first_turn(text: str) -> AgentSession:
+    agent = make_lesson_agent()
+    session = agent.create_session()
+    await agent.run(text, session=session)
+    return session
+
+
+def texts(session: AgentSession) -> list[str]:
+    return [m.text for m in session.state["in_memory"]["messages"]]
+
+
+async def test_a_new_process_continues_a_session_saved_to_a_file(tmp_path: Path) -> None:
+    session = await first_turn("Hi! My name is Ingrid and I am 38 years old.")
+    path = save_session(session, tmp_path / "chat.json")
+
+    done = run_resume(path, "What is my name and age?")
+
+    assert done.returncode == 0, done.stderr
+    assert "Ingrid" in done.stdout and "38" in done.stdout
+    continued = load_session(path)  # the other process wrote the continued session back
+    assert continued.session_id == session.session_id
+    assert texts(continued)[:2] == texts(session)
+    assert texts(continued)[2] == "What is my name and age?"
+    assert texts(continued)[3] == done.stdout.strip()
+    assert continued.state["user_memory"] == {"name": "Ingrid", "age": 38}
+
+
+async def test_the_other_process_really_needs_the_saved_history(tmp_path: Path) -> None:
+    """Control: the same question on an empty session is not answered, so the file did the work."""
+    path = save_session(AgentSession(), tmp_path / "empty.json")
+    done = run_resume(path, "What is my name and age?", "--no-user-memory")
+    assert done.returncode == 0, done.stderr
+    assert "Ingrid" not in done.stdout
+    assert "don't know" in done.stdout.lower()
+
+
+async def test_a_new_process_continues_from_a_sqlite_row(tmp_path: Path) -> None:
+    session = await first_turn("I'm Tomás.")
+    store = SqliteSessionStore(tmp_path / "sessions.db")
+    store.save("conv-7", session)
+
+    done = run_resume("--sqlite", store.path, "--conversation-id", "conv-7", "What's my name?")
+
+    assert done.returncode == 0, done.stderr
+    assert "Tomás" in done.stdout
+    assert texts(store.load("conv-7"))[-2:] == ["What's my name?", done.stdout.strip()]
+
+
+def test_no_save_leaves_the_file_untouched(tmp_path: Path) -> None:
+    path = save_session(AgentSession(), tmp_path / "s.json")
+    before = path.read_bytes()
+    done = run_resume(path, "Hello", "--no-save")
+    assert done.returncode == 0, done.stderr
+    assert path.read_bytes() == before
+
+
+def test_a_corrupt_file_is_a_clear_error_and_exit_code_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{ not json", encoding="utf-8")
+    done = run_resume(path, "Hello")
+    assert done.returncode == 2
+    assert "bad.json" in done.stderr and "not a saved agent session" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert path.read_text(encoding="utf-8") == "{ not json"
+
+
+def test_missing_inputs_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(tmp_path / "nope.json"), "Hello"]) == 2
+    assert "nope.json" in capsys.readouterr().err
+    SqliteSessionStore(tmp_path / "s.db")
+    assert main(["--sqlite", str(tmp_path / "s.db"), "--conversation-id", "ghost", "Hello"]) == 2
+    assert "no session stored for conversation 'ghost'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["Hello"], ["--sqlite", "x.db", "Hello"], ["file.json", "--sqlite", "x.db", "--conversation-id", "c", "Hello"]],
+)
+def test_bad_command_lines_are_usage_errors(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
