@@ -1,0 +1,157 @@
+"""The newcomer environment check: each check passes here and fails, with a fix, in a broken world."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+
+from lesson_utils import environment as env
+from lesson_utils.environment import CheckResult, EnvironmentReport
+
+
+def test_pins_come_from_this_repositorys_pyproject() -> None:
+    pins = env.read_pins()
+    names = {req.name for req in pins.requirements}
+    assert {"agent-framework-core", "ipywidgets", "jupyterlab", "cortadel"} <= names
+    core = next(req for req in pins.requirements if req.name == "agent-framework-core")
+    assert "1.23.0" in core.specifier and "1.24.0" not in core.specifier
+    assert pins.requires_python.contains("3.10") and not pins.requires_python.contains("3.9")
+    assert "pytest" not in names, "extras are only read when asked for"
+    assert "pytest" in {req.name for req in env.read_pins(extras=["test"]).requirements}
+
+
+def test_pins_from_another_pyproject(tmp_path: Path) -> None:
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(
+        '[project]\nname = "lesson-utils"\nrequires-python = ">=3.12"\ndependencies = ["ipywidgets>=8"]\n',
+        encoding="utf-8",
+    )
+    pins = env.read_pins(pyproject)
+    assert [str(r) for r in pins.requirements] == ["ipywidgets>=8"]
+    assert str(pins.requires_python) == ">=3.12"
+
+
+def test_python_check_passes_here_and_fails_for_an_old_python() -> None:
+    here = env.check_python(SpecifierSet(">=3.10"))
+    assert here.ok and here.line().startswith("OK   Python: ")
+    old = env.check_python(SpecifierSet(">=3.10"), version="3.9.18")
+    assert not old.ok and "needs Python >=3.10" in old.detail
+    assert "FAIL Python" in old.line() and "fix: install Python >=3.10" in old.line()
+
+
+def fake_versions(**installed: str) -> Any:
+    def version_of(name: str) -> str:
+        try:
+            return installed[name]
+        except KeyError:
+            raise importlib.metadata.PackageNotFoundError(name) from None
+
+    return version_of
+
+
+def test_package_pins_are_compared_with_installed_versions() -> None:
+    versions = fake_versions(**{"agent-framework-core": "1.23.4", "ipywidgets": "7.8.1"})
+    good = env.check_package(Requirement("agent-framework-core~=1.23.0"), versions)
+    assert good.ok and good.detail == "1.23.4 (pin ~=1.23.0)"
+
+    too_old = env.check_package(Requirement("ipywidgets>=8.1,<9"), versions)
+    assert not too_old.ok and "7.8.1 installed, but the lessons pin <9,>=8.1" in too_old.detail
+    assert 'python -m pip install "ipywidgets<9,>=8.1"' in too_old.fix
+
+    missing = env.check_package(Requirement("cortadel~=1.2"), versions)
+    assert not missing.ok and missing.detail == "not installed (needs ~=1.2)"
+
+
+def test_a_package_for_another_platform_is_not_needed() -> None:
+    result = env.check_package(Requirement('pywin32>=300; sys_platform == "nonexistent"'), fake_versions())
+    assert result.ok and "not needed here" in result.detail
+
+
+def test_every_pinned_package_is_installed_in_this_environment() -> None:
+    failures = [r.line() for r in map(env.check_package, env.read_pins().requirements) if not r.ok]
+    assert failures == []
+
+
+class FakeSpec:
+    def __init__(self, argv: list[str]) -> None:
+        self.argv = argv
+
+
+class FakeManager:
+    def __init__(self, specs: dict[str, FakeSpec]) -> None:
+        self.specs = specs
+
+    def get_kernel_spec(self, name: str) -> FakeSpec:
+        from jupyter_client.kernelspec import NoSuchKernel
+
+        if name not in self.specs:
+            raise NoSuchKernel(name)
+        return self.specs[name]
+
+
+def test_kernel_check() -> None:
+    assert env.check_kernel().ok, "this environment has a python3 kernel"
+    missing = env.check_kernel("python3", FakeManager({}))
+    assert not missing.ok and "ipykernel install --user --name python3" in missing.fix
+    gone = env.check_kernel("python3", FakeManager({"python3": FakeSpec(["/nowhere/bin/python", "-m", "ipykernel"])}))
+    assert not gone.ok and "does not exist" in gone.detail
+    this = env.check_kernel("python3", FakeManager({"python3": FakeSpec([sys.executable, "-m", "ipykernel"])}))
+    assert this.ok
+
+
+async def test_the_offline_model_is_always_reachable() -> None:
+    async def never() -> None:
+        raise AssertionError("the offline model needs no probe")
+
+    result = await env.check_model(
+        lambda: {"kind": "offline", "model": "offline-lesson-model", "base_url": None, "reason": "LESSON_MODEL=offline"},
+        never,
+    )
+    assert result.ok and "offline (offline-lesson-model); LESSON_MODEL=offline" in result.detail
+
+
+async def test_a_configured_model_that_does_not_answer_fails_with_one_clear_line() -> None:
+    async def unreachable() -> None:
+        raise ConnectionError("401 Unauthorized: invalid API key")
+
+    result = await env.check_model(
+        lambda: {"kind": "openai", "model": "gpt-4o-mini", "base_url": "https://api.openai.com/v1", "reason": "OPENAI_API_KEY is set"},
+        unreachable,
+    )
+    assert not result.ok
+    assert "openai (gpt-4o-mini) at https://api.openai.com/v1 is configured" in result.detail
+    assert "invalid API key" in result.detail and "LESSON_MODEL=offline" in result.fix
+    assert "\n" not in result.detail
+
+
+async def test_a_broken_model_configuration_is_a_fail_line() -> None:
+    def broken() -> None:
+        raise ValueError("LESSON_MODEL=azure but AZURE_OPENAI_ENDPOINT is not set")
+
+    result = await env.check_model(broken)
+    assert not result.ok and "AZURE_OPENAI_ENDPOINT is not set" in result.detail
+
+
+async def test_a_memory_server_that_cannot_start_is_a_fail_line() -> None:
+    def cannot_start() -> Any:
+        raise OSError("[Errno 98] address already in use")
+
+    result = await env.check_memory_server(cannot_start)
+    assert not result.ok and "address already in use" in result.detail and result.fix
+
+
+def test_report_verdict_counts_only_required_failures() -> None:
+    report = EnvironmentReport(
+        [CheckResult("a", True, "fine"), CheckResult("b", False, "broken", fix="do x"), CheckResult("c", False, "meh", required=False)]
+    )
+    assert not report.ok and [r.name for r in report.failures] == ["b", "c"]
+    text = str(report)
+    assert "OK   a: fine" in text and "FAIL b: broken\n     fix: do x" in text and "WARN c: meh" in text
+    assert text.endswith("1 required check(s) failed; see the fixes above.")
+    assert EnvironmentReport([CheckResult("a", True, "fine")]).ok
