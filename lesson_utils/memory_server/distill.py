@@ -1,0 +1,284 @@
+"""Rule-based distillation of a conversation turn into atomic, self-contained facts.
+
+Cortadel asks a model to do this; the local server does it offline with rules that work for
+plain conversational English. What it keeps and how it rewrites:
+
+* Only the user's own statements about themselves become facts (the assistant's words are never
+  taken as facts about the user — that is also what keeps an assistant's hallucination or an
+  injected instruction from turning into a "memory"). With ``is_agent_memory`` it is the other
+  way round: the assistant's statements about itself, and the user's statements about the
+  assistant ("Your name is Max", "Always answer in French").
+* Questions, greetings, thanks, acknowledgements, requests and filler ("I see", "I'm not sure")
+  are not facts.
+* Compound sentences are split into atomic clauses ("I live in Lyon and I work at Acme" → two
+  facts), and each is rewritten in the third person with an explicit subject, so it stands on
+  its own when recalled later in another session: "I usually ship on Fridays" → "Alex usually
+  ships on Fridays" (or "The user …" when the name is not known).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from .store import normalise_text
+
+
+@dataclass
+class Turn:
+    role: str
+    content: str
+    uuid: str | None = None
+
+
+@dataclass
+class Fact:
+    text: str
+    source_uuids: list[str] = field(default_factory=list)
+    #: Set when the fact states the subject's name (lets later turns say "Alex …").
+    name: str | None = None
+
+
+_NOT_NAMES = frozenset(
+    """a an the not so very really just here there back fine good ok okay sure sorry glad happy tired busy
+    ready done afraid allergic vegan vegetarian american british english french german spanish italian
+    dutch polish chinese japanese korean indian canadian australian irish scottish swedish norwegian
+    danish finnish russian ukrainian brazilian mexican portuguese greek turkish swiss austrian belgian
+    christian muslim jewish hindu buddhist catholic monday tuesday wednesday thursday friday saturday
+    sunday january february march april may june july august september october november december""".split()
+)
+_NAME = r"([A-Z][a-zA-Z'\-]{1,30}(?: [A-Z][a-zA-Z'\-]{1,30})?)"
+_NAME_PATTERNS = (
+    re.compile(r"\b[Mm]y name is\s+" + _NAME),
+    re.compile(r"\b[Cc]all me\s+" + _NAME),
+    re.compile(r"^[Ii] am\s+" + _NAME + r"\s*(?:[.,!;]|$|\band\b)"),
+)
+
+_LEADING_NOISE = re.compile(
+    r"^(?:(?:hi|hello|hey|hiya|yo|greetings|good (?:morning|afternoon|evening)|well|oh|ah|so|ok|okay|"
+    r"alright|right|also|btw|by the way|fyi|actually|anyway|and|but|yes|yeah|yep|no|nope|sure|thanks|"
+    r"thank you|great|cool|nice|hmm+|um+|uh+|lol|haha)\b[\s,!.:;-]*)+",
+    re.IGNORECASE,
+)
+_REMEMBER_PREFIX = re.compile(
+    r"^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|"
+    r"just so you know|for your information)(?:\s+that)?[\s,:]*",
+    re.IGNORECASE,
+)
+_FILLER = re.compile(
+    r"^(?:i (?:see|agree|understand|guess|mean|wonder|suppose|think so|hope so|don't think so|"
+    r"do not know|don't know|was wondering|have a question|have another question|"
+    r"would like to (?:know|ask)|want to (?:know|ask)|need (?:some )?help|can help|could help|"
+    r"would be (?:happy|glad)|will be (?:happy|glad)|am (?:happy|glad) to help|am sorry|apologi[sz]e)\b"
+    r"|i am (?:fine|good|ok|okay|well|great|alright|back|here|not sure|sure|doing (?:fine|good|well|great)"
+    r"|curious|listening|ready)\s*[.!]*$"
+    r"|i (?:am|was) (?:just )?(?:wondering|asking|curious)\b"
+    r"|i (?:can|could|would|will|'ll) (?:help|assist|try|do that|look into)\b)",
+    re.IGNORECASE,
+)
+_QUESTION_START = re.compile(
+    r"^(?:(?:what|when|where|who|whom|whose|why|how|which)\b(?:\s+\w+)?\s+"
+    r"(?:is|are|was|were|do|does|did|can|could|should|would|will|have|has|am|i|you|my)\b"
+    r"|(?:do|does|did|can|could|would|will|is|are|am|should|shall|may|have|has|was|were)\s+"
+    r"(?:you|i|we|it|they|he|she|my|your|there)\b)",
+    re.IGNORECASE,
+)
+_REQUEST = re.compile(
+    r"^(?:please|let's|let us|tell|show|give|help|write|explain|describe|list|find|search|make|create|"
+    r"recommend|suggest|summari[sz]e|translate|check|remind|send|book|get|pick|choose|guess|imagine)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|our|ours)\b", re.IGNORECASE)
+_SECOND_PERSON_START = re.compile(r"^(?:you|your|always|never)\b", re.IGNORECASE)
+
+_CONTRACTIONS = (
+    (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'd\b", "I would"), (r"\bI'll\b", "I will"),
+    (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"), (r"\bdon't\b", "do not"),
+    (r"\bdoesn't\b", "does not"), (r"\bdidn't\b", "did not"), (r"\bisn't\b", "is not"),
+    (r"\baren't\b", "are not"), (r"\bwasn't\b", "was not"), (r"\bhaven't\b", "have not"),
+    (r"\bhasn't\b", "has not"), (r"\bshouldn't\b", "should not"), (r"\bwouldn't\b", "would not"),
+    (r"\bcouldn't\b", "could not"), (r"\byou're\b", "you are"), (r"\byou've\b", "you have"),
+    (r"\byou'll\b", "you will"), (r"\byou'd\b", "you would"), (r"\bwe're\b", "we are"),
+    (r"\bwe've\b", "we have"), (r"\bmy name's\b", "my name is"),
+)
+_ADVERBS = (
+    "usually always often never sometimes really also just still rarely generally mostly normally "
+    "typically only currently actually definitely absolutely totally seriously honestly mainly "
+    "occasionally frequently seldom recently now already even"
+).split()
+_ADVERB_RE = "|".join(_ADVERBS)
+_UNCHANGED_VERBS = frozenset(
+    """can could will would should must might may shall had did was used cannot ought went got made took
+    came saw bought met left began grew ate drank ran wrote said told felt knew thought found gave lost won
+    paid sold sent spent built taught caught brought kept slept drove flew rode chose became broke fell
+    forgot sang swam wore became heard understood stood sat held led meant""".split()
+)
+_IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "be": "is", "are": "is", "were": "was"}
+
+
+def _third_person(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low in _UNCHANGED_VERBS or low.endswith("ed") or not low.isalpha():
+        return verb
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _sentences(text: str) -> list[str]:
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    parts = re.split(r"(?<=[.!?])\s+|\n+|;\s*", text)
+    clauses: list[str] = []
+    for part in parts:
+        # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
+        clauses.extend(re.split(r",?\s+(?:and|but|so|while|plus)\s+(?=(?:I|my|My|I'm|I've)\b)", part))
+    return [c.strip() for c in clauses if c and c.strip()]
+
+
+def _clean(clause: str) -> str | None:
+    """Strip greetings/prefixes; return None for a clause that is not a statement of fact."""
+    clause = _LEADING_NOISE.sub("", clause).strip()
+    clause = _REMEMBER_PREFIX.sub("", clause).strip()
+    if not clause or clause.endswith("?") or _QUESTION_START.match(clause):
+        return None
+    clause = clause.rstrip(" .!…")
+    for pattern, replacement in _CONTRACTIONS:
+        clause = re.sub(pattern, replacement, clause, flags=re.IGNORECASE)
+    clause = re.sub(r"\bi\b", "I", clause)
+    if not clause or _FILLER.match(clause):
+        return None
+    if len(re.findall(r"\w+", clause)) < 2:
+        return None
+    return clause
+
+
+def _name_in(clause: str) -> str | None:
+    clause = re.sub(r"\bI'm\b", "I am", clause, flags=re.IGNORECASE)
+    clause = re.sub(r"\bname's\b", "name is", clause)
+    for pattern in _NAME_PATTERNS:
+        match = pattern.search(clause)
+        if match and match.group(1).split()[0].lower() not in _NOT_NAMES:
+            return match.group(1).strip()
+    return None
+
+
+def find_name(turns: Sequence[Turn]) -> str | None:
+    """The user's name if they state it in this conversation ("I'm Alex", "my name is Alex")."""
+    for turn in turns:
+        if turn.role != "user":
+            continue
+        for sentence in _sentences(turn.content):
+            cleaned = _LEADING_NOISE.sub("", sentence).strip()
+            name = _name_in(cleaned)
+            if name:
+                return name
+    return None
+
+
+def _rewrite_first_person(clause: str, subject: str) -> str:
+    """"I usually ship on Fridays" → "<subject> usually ships on Fridays"."""
+    possessive = subject + "'s" if not subject.endswith("s") else subject + "'"
+    first = True
+
+    def subject_verb(match: re.Match) -> str:
+        nonlocal first
+        adverbs, verb = match.group(1) or "", match.group(2)
+        if first:
+            first = False
+            return f"{subject}{adverbs} {_third_person(verb)}"
+        verb = {"am": "are", "was": "were"}.get(verb.lower(), verb)
+        return f"they{adverbs} {verb}"
+
+    clause = re.sub(rf"\bI((?:\s+(?:{_ADVERB_RE}))*)\s+([A-Za-z]+)", subject_verb, clause)
+    clause = re.sub(r"^(?:my|our)\b", possessive, clause, flags=re.IGNORECASE)
+    replacements = {"my": "their", "mine": "theirs", "myself": "themselves", "me": "them",
+                    "our": "their", "ours": "theirs", "us": "them", "we": "they", "I": "they"}
+    clause = re.sub(r"\b(my|mine|myself|me|our|ours|us|we|I)\b", lambda m: replacements[m.group(1)]
+                    if m.group(1) in replacements else m.group(1), clause)
+    return clause
+
+
+def _rewrite_second_person(clause: str, subject: str) -> str:
+    """"You are terse" / "Always answer in French" → "The assistant is terse" / "... should always answer"."""
+    possessive = subject + "'s"
+    clause = re.sub(r"^(always|never)\b", lambda m: f"{subject} should {m.group(1).lower()}", clause, flags=re.I)
+    clause = re.sub(r"^Your\b", possessive, clause, flags=re.I)
+    clause = re.sub(
+        rf"^you((?:\s+(?:{_ADVERB_RE}))*)\s+([A-Za-z]+)",
+        lambda m: f"{subject}{m.group(1) or ''} {_third_person(m.group(2))}",
+        clause,
+        flags=re.I,
+    )
+    clause = re.sub(r"\byour\b", "its", clause)
+    clause = re.sub(r"\byourself\b", "itself", clause)
+    return clause
+
+
+def _finish(text: str) -> str:
+    text = " ".join(text.split())
+    return text[0].upper() + text[1:] + "."
+
+
+def distill(
+    turns: Sequence[Turn], *, is_agent_memory: bool = False, known_name: str | None = None
+) -> list[Fact]:
+    """Atomic third-person facts from ``turns``, in conversation order, without repeats."""
+    facts: list[Fact] = []
+    seen: set[str] = set()
+
+    def keep(text: str, turn: Turn, name: str | None = None) -> None:
+        key = normalise_text(text)
+        if key in seen:
+            for fact in facts:
+                if normalise_text(fact.text) == key and turn.uuid and turn.uuid not in fact.source_uuids:
+                    fact.source_uuids.append(turn.uuid)
+            return
+        seen.add(key)
+        facts.append(Fact(text=text, source_uuids=[turn.uuid] if turn.uuid else [], name=name))
+
+    if is_agent_memory:
+        subject = "The assistant"
+        for turn in turns:
+            if turn.role not in ("assistant", "user"):
+                continue
+            for sentence in _sentences(turn.content):
+                clause = _clean(sentence)
+                if clause is None:
+                    continue
+                if turn.role == "assistant":
+                    if _REQUEST.match(clause) or not _FIRST_PERSON.search(clause):
+                        continue
+                    name = _name_in(clause)
+                    text = f"{subject}'s name is {name}" if name else _rewrite_first_person(clause, subject)
+                else:
+                    if not _SECOND_PERSON_START.match(clause):
+                        continue
+                    text = _rewrite_second_person(clause, subject)
+                if len(text.split()) >= 3:
+                    keep(_finish(text), turn)
+        return facts
+
+    name = find_name(turns) or known_name
+    subject = name or "The user"
+    for turn in turns:
+        if turn.role != "user":
+            continue
+        for sentence in _sentences(turn.content):
+            clause = _clean(sentence)
+            if clause is None:
+                continue
+            stated = _name_in(clause)
+            if stated:
+                keep(f"The user's name is {stated}.", turn, name=stated)
+                continue
+            if _REQUEST.match(clause) or not _FIRST_PERSON.search(clause):
+                continue
+            text = _rewrite_first_person(clause, subject)
+            if len(text.split()) >= 3:
+                keep(_finish(text), turn)
+    return facts

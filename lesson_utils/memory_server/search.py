@@ -1,0 +1,95 @@
+"""Hybrid retrieval: BM25 and vector cosine, fused with reciprocal rank fusion (RRF).
+
+Each arm ranks the user's memories on its own; a memory's fused score is the sum over arms of
+``1 / (RRF_K + rank)``. Exact-word matches (names, ids) come from BM25, paraphrases ("When do I
+usually ship?" for "Alex ships on Fridays") from the vectors, and RRF needs no score
+calibration between the two. ``text_rank`` / ``vector_rank`` report each arm's 1-based rank.
+
+``rerank="cross_encoder"`` is accepted for compatibility, but the local server has no
+cross-encoder: it re-sorts the fused candidates by the embedding cosine similarity itself (a
+bi-encoder) and marks each hit's ``attributes["rerank"]`` as ``"cosine"`` to say so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .embeddings import Embedder
+from .store import MemoryRecord, MemoryStore
+
+RRF_K = 60
+MODES = ("hybrid", "text", "vector")
+#: Vector hits below this cosine similarity are not relevant enough to return on their own.
+MIN_SIMILARITY = 0.2
+
+
+@dataclass
+class Hit:
+    record: MemoryRecord
+    rrf_score: float
+    text_rank: int | None
+    vector_rank: int | None
+    similarity: float | None
+
+
+def search(
+    store: MemoryStore,
+    embedder: Embedder,
+    user_id: str,
+    query: str,
+    *,
+    top_k: int = 10,
+    mode: str = "hybrid",
+    memory_type: str | None = None,
+    session_id: str | None = None,
+    rerank: bool = False,
+    min_similarity: float = MIN_SIMILARITY,
+) -> list[Hit]:
+    """Rank the user's memories for ``query``; at most ``top_k`` hits, best first."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}")
+    depth = max(top_k * 3, 30)
+    text_ranks: dict[int, int] = {}
+    vector_ranks: dict[int, int] = {}
+    similarity: dict[int, float] = {}
+    if mode in ("hybrid", "text"):
+        for rank, seq in enumerate(
+            store.text_search(user_id, query, depth, memory_type=memory_type, session_id=session_id), start=1
+        ):
+            text_ranks[seq] = rank
+    if mode in ("hybrid", "vector"):
+        qvec = embedder.embed([query])[0]
+        rank = 0
+        for seq, sim in store.vector_search(user_id, qvec, depth, memory_type=memory_type, session_id=session_id):
+            similarity[seq] = sim
+            if sim < min_similarity:
+                break
+            rank += 1
+            vector_ranks[seq] = rank
+    fused: dict[int, float] = {}
+    for ranks in (text_ranks, vector_ranks):
+        for seq, rank in ranks.items():
+            fused[seq] = fused.get(seq, 0.0) + 1.0 / (RRF_K + rank)
+    if rerank and fused:
+        if mode == "text":  # the text arm computed no similarities: fetch the stored vectors
+            qvec = embedder.embed([query])[0]
+            for seq, vec in store.vectors_for(user_id, list(fused)).items():
+                similarity[seq] = float(np.dot(vec, qvec))
+        order = sorted(fused, key=lambda s: (-similarity.get(s, -1.0), -fused[s], -s))
+    else:
+        order = sorted(fused, key=lambda s: (-fused[s], -s))  # ties: newest first
+    order = order[:top_k]
+    records = store.fetch(order)
+    return [
+        Hit(
+            record=records[s],
+            rrf_score=float(fused[s]),
+            text_rank=text_ranks.get(s),
+            vector_rank=vector_ranks.get(s),
+            similarity=similarity.get(s),
+        )
+        for s in order
+        if s in records
+    ]

@@ -1,0 +1,186 @@
+"""Start and stop the memory server: in the background from a notebook, or in the foreground.
+
+``start_memory_server()`` runs uvicorn on a thread with its own event loop, so it works from a
+Jupyter kernel whose loop is already running, and each kernel (each notebook) gets its own
+server on its own free port. It returns once ``/api/health`` answers healthy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Mapping
+
+import httpx
+import uvicorn
+
+from .app import create_app
+from .auth import ApiKeys
+from .embeddings import Embedder, default_embedder
+from .service import MemoryService
+from .store import MemoryStore
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_PORT = 3001
+
+
+def default_db_path() -> Path:
+    """Where the CLI keeps memories by default: a SQLite file in the user's data directory."""
+    import platformdirs
+
+    return platformdirs.user_data_path("lesson-utils", appauthor=False) / "memory-server.sqlite3"
+
+
+def build_service(
+    db_path: str | os.PathLike | None, *, api_keys: Mapping[str, str] | None = None, embedder: Embedder | None = None
+) -> MemoryService:
+    """Open the store (re-embedding rows written by another embedder) and wire the service."""
+    embedder = embedder if embedder is not None else default_embedder()
+    store = MemoryStore(db_path, embedding_model=embedder.model, dim=embedder.dim)
+    if store.stale_vectors:
+        store.reembed_stale(embedder.embed)
+    return MemoryService(store, embedder, ApiKeys(api_keys))
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
+def _url(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    host = f"[{host}]" if ":" in host else host
+    return f"http://{host}:{port}"
+
+
+class MemoryServer:
+    """A running local memory server. ``url`` to talk to it; ``stop()`` (idempotent) to end it.
+
+    Use as ``with start_memory_server() as server:`` or ``async with``; both stop it on exit.
+    """
+
+    def __init__(self, service: MemoryService, sock: socket.socket) -> None:
+        self.service = service
+        self.url = _url(sock)
+        self.db_path = service.store.path
+        self._sock = sock
+        self._server = uvicorn.Server(
+            uvicorn.Config(create_app(service), log_level="warning", lifespan="off", access_log=False)
+        )
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name=f"memory-server {self.url}", daemon=True)
+        self._stopped = False
+        self._lock = threading.Lock()
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._server.serve(sockets=[self._sock]))
+        except BaseException as exc:  # noqa: BLE001 - reported by _wait_healthy / stop
+            self._error = exc
+            logger.exception("Memory server at %s stopped with an error", self.url)
+
+    def _start(self, timeout: float) -> None:
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        last = "no answer yet"
+        with httpx.Client(timeout=2.0) as http:
+            while time.monotonic() < deadline:
+                if self._error is not None or not self._thread.is_alive():
+                    self.stop()
+                    raise RuntimeError(f"The memory server failed to start: {self._error!r}")
+                if self._server.started:
+                    try:
+                        response = http.get(f"{self.url}/api/health")
+                        if response.status_code == 200:
+                            return
+                        last = f"{response.status_code} {response.text[:200]}"
+                    except httpx.HTTPError as exc:
+                        last = str(exc)
+                time.sleep(0.02)
+        self.stop()
+        raise RuntimeError(f"The memory server at {self.url} did not become healthy: {last}")
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive() and not self._stopped
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop serving, wait for the thread, close the database. Safe to call twice."""
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+        self._server.should_exit = True
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout)
+            if self._thread.is_alive():  # pragma: no cover - a wedged request
+                self._server.force_exit = True
+                self._thread.join(timeout)
+        try:
+            self._sock.close()
+        except OSError:  # pragma: no cover
+            pass
+        self.service.store.close()
+
+    def __enter__(self) -> "MemoryServer":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    async def __aenter__(self) -> "MemoryServer":
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await asyncio.to_thread(self.stop)
+
+    def __repr__(self) -> str:
+        state = "running" if self.running else "stopped"
+        return f"<MemoryServer {self.url} db={self.db_path!r} {state}>"
+
+
+def start_memory_server(
+    *,
+    db_path: str | os.PathLike | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    api_keys: dict[str, str] | None = None,
+    embedder: Embedder | None = None,
+    startup_timeout: float = 60.0,
+) -> MemoryServer:
+    """Start a Cortadel-compatible memory server in the background and return once it is healthy.
+
+    Args:
+        db_path: SQLite file to keep memories in (created if missing; durable across restarts).
+            ``None`` (the default) gives a throwaway in-memory store that vanishes on ``stop()`` —
+            right for a notebook demo; pass a path to keep memories.
+        host: Interface to listen on; the default keeps it on this machine.
+        port: TCP port; 0 (the default) picks a free one, so several notebooks can each run one.
+        api_keys: ``{user_id: key}``; any key turns authentication on (Bearer or ``API_KEY``).
+        embedder: Vector embedder; default the offline all-MiniLM-L6-v2 ONNX model (loaded once
+            per process and shared).
+
+    Returns a :class:`MemoryServer`: ``server.url`` for ``CORTADEL_BASE_URL``; ``server.stop()``,
+    or use it as a (async) context manager.
+    """
+    service = build_service(db_path, api_keys=api_keys, embedder=embedder)
+    try:
+        sock = bind_socket(host, port)
+    except OSError:
+        service.store.close()
+        raise
+    server = MemoryServer(service, sock)
+    server._start(startup_timeout)
+    logger.info("Memory server listening on %s (db: %s)", server.url, server.db_path)
+    return server

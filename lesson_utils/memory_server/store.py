@@ -1,0 +1,556 @@
+"""SQLite storage for memories: rows, a BM25 full-text index, and an in-RAM vector index.
+
+One SQLite file holds everything (or ``:memory:`` for a throwaway store). File stores run in
+WAL mode with ``synchronous=FULL``: a write is committed (and fsynced) before the HTTP response
+that acknowledges it is sent, so an acknowledged write survives a crash of the process.
+
+The full-text index is an FTS5 table with the Porter stemmer ("ships" matches "ship"). Each row
+also carries an ``owner`` token derived from the user id, so a user's query is an index
+intersection rather than a scan of everyone's matches. Vectors live in the ``memories`` table as
+float32 blobs and are mirrored per user in a numpy matrix for brute-force cosine search, which
+stays within a few milliseconds at 100k memories on one core.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import sqlite3
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS memories (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    user_id TEXT NOT NULL,
+    content TEXT NOT NULL,
+    norm TEXT NOT NULL,
+    gist TEXT,
+    memory_type TEXT NOT NULL,
+    app_name TEXT,
+    metadata TEXT,
+    categories TEXT NOT NULL DEFAULT '[]',
+    tags TEXT NOT NULL DEFAULT '[]',
+    project TEXT,
+    session_id TEXT,
+    attributes TEXT NOT NULL DEFAULT '{}',
+    infer INTEGER NOT NULL DEFAULT 1,
+    created_at REAL NOT NULL,
+    embedding BLOB NOT NULL,
+    embedding_model TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS memories_by_user_time ON memories (user_id, created_at DESC, seq DESC);
+CREATE INDEX IF NOT EXISTS memories_by_user_norm ON memories (user_id, norm);
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5 (owner, content, tokenize = 'porter unicode61');
+"""
+
+MEMORY_TYPES = ("episodic", "semantic", "procedural")
+
+# Words that carry no topic: dropped from full-text queries so "When do I usually ship?" asks
+# the index about "usually ship", not about every memory containing "I".
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing don down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its itself
+    just me more most my myself no nor not now of off on once only or other our ours ourselves out
+    over own same she should so some such than that the their theirs them themselves then there these
+    they this those through to too under until up very was we were what when where which while who
+    whom why will with would you your yours yourself yourselves tell know remember recall please
+    anything something thing things user users""".split()
+)
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def normalise_text(text: str) -> str:
+    """The exact-duplicate key: case, spacing and trailing punctuation do not make a new memory."""
+    return " ".join(_TOKEN.findall(text.casefold()))
+
+
+def query_terms(text: str) -> list[str]:
+    terms = [t for t in _TOKEN.findall(text.casefold()) if t not in STOPWORDS]
+    return list(dict.fromkeys(terms))[:64]
+
+
+def owner_token(user_id: str) -> str:
+    return "u" + hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:24]
+
+
+@dataclass
+class MemoryRecord:
+    """One stored memory, as the API layer sees it."""
+
+    seq: int
+    id: str
+    user_id: str
+    content: str
+    gist: str | None
+    memory_type: str
+    app_name: str | None
+    metadata: dict[str, Any] | None
+    categories: list[str]
+    tags: list[str]
+    project: str | None
+    session_id: str | None
+    attributes: dict[str, Any]
+    infer: bool
+    created_at: float
+
+
+@dataclass
+class NewMemory:
+    """What the API layer asks the store to write."""
+
+    user_id: str
+    content: str
+    memory_type: str
+    gist: str | None = None
+    app_name: str | None = None
+    metadata: dict[str, Any] | None = None
+    categories: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    project: str | None = None
+    session_id: str | None = None
+    attributes: dict[str, Any] = field(default_factory=dict)
+    infer: bool = True
+
+
+_COLUMNS = (
+    "seq, id, user_id, content, gist, memory_type, app_name, metadata, categories, tags, "
+    "project, session_id, attributes, infer, created_at"
+)
+
+
+def _record(row: sqlite3.Row | tuple) -> MemoryRecord:
+    (seq, mid, user, content, gist, mtype, app, metadata, cats, tags, project, session, attrs, infer, created) = row
+    return MemoryRecord(
+        seq=seq,
+        id=mid,
+        user_id=user,
+        content=content,
+        gist=gist,
+        memory_type=mtype,
+        app_name=app,
+        metadata=json.loads(metadata) if metadata is not None else None,
+        categories=json.loads(cats),
+        tags=json.loads(tags),
+        project=project,
+        session_id=session,
+        attributes=json.loads(attrs),
+        infer=bool(infer),
+        created_at=created,
+    )
+
+
+class _UserVectors:
+    """A growable float32 matrix of one user's vectors plus the filter columns search needs."""
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self.size = 0
+        self.vecs = np.zeros((16, dim), dtype=np.float32)
+        self.seqs = np.zeros(16, dtype=np.int64)
+        self.types = np.zeros(16, dtype=np.int8)
+        self.sessions: list[str | None] = []
+        self.pos: dict[int, int] = {}
+
+    def add(self, seq: int, vec: np.ndarray, mtype: str, session: str | None) -> None:
+        if self.size == len(self.seqs):
+            cap = len(self.seqs) * 2
+            self.vecs = np.resize(self.vecs, (cap, self.dim))
+            self.seqs = np.resize(self.seqs, cap)
+            self.types = np.resize(self.types, cap)
+        i = self.size
+        self.vecs[i] = vec
+        self.seqs[i] = seq
+        self.types[i] = MEMORY_TYPES.index(mtype)
+        self.sessions.append(session)
+        self.pos[seq] = i
+        self.size += 1
+
+    def remove(self, seq: int) -> None:
+        i = self.pos.pop(seq, None)
+        if i is None:
+            return
+        last = self.size - 1
+        if i != last:
+            self.vecs[i] = self.vecs[last]
+            self.seqs[i] = self.seqs[last]
+            self.types[i] = self.types[last]
+            self.sessions[i] = self.sessions[last]
+            self.pos[int(self.seqs[i])] = i
+        self.sessions.pop()
+        self.size -= 1
+
+    def search(
+        self, query: np.ndarray, limit: int, memory_type: str | None, session_id: str | None
+    ) -> list[tuple[int, float]]:
+        if self.size == 0:
+            return []
+        scores = self.vecs[: self.size] @ query
+        if memory_type is not None or session_id is not None:
+            keep = np.ones(self.size, dtype=bool)
+            if memory_type is not None:
+                keep &= self.types[: self.size] == MEMORY_TYPES.index(memory_type)
+            if session_id is not None:
+                keep &= np.array([s == session_id for s in self.sessions], dtype=bool)
+            scores = np.where(keep, scores, -np.inf)
+        k = min(limit, self.size)
+        top = np.argpartition(-scores, k - 1)[:k] if k < self.size else np.arange(self.size)
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(self.seqs[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+
+class MemoryStore:
+    """Thread-safe memory storage over one SQLite connection (guarded by a lock)."""
+
+    def __init__(self, path: str | os.PathLike | None, *, embedding_model: str, dim: int) -> None:
+        self.path = ":memory:" if path is None else os.fspath(path)
+        self.embedding_model = embedding_model
+        self.dim = dim
+        if self.path != ":memory:":
+            parent = os.path.dirname(os.path.abspath(self.path))
+            os.makedirs(parent, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        if self.path != ":memory:":
+            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                logger.warning("SQLite refused WAL mode (got %s); writes are still synchronous", mode)
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute("PRAGMA busy_timeout = 5000")
+        self._db.executescript(_SCHEMA)
+        self._vectors: dict[str, _UserVectors] = {}
+        self._check_meta()
+        self._load_vectors()
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def _check_meta(self) -> None:
+        with self._lock:
+            rows = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
+            if not rows:
+                self._db.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)",
+                    [("schema_version", str(SCHEMA_VERSION)), ("created_at", str(time.time()))],
+                )
+
+    def _load_vectors(self) -> None:
+        """Mirror every stored vector in RAM; rows embedded by another model must be re-embedded."""
+        stale = 0
+        for seq, user, mtype, session, blob, model in self._db.execute(
+            "SELECT seq, user_id, memory_type, session_id, embedding, embedding_model FROM memories ORDER BY seq"
+        ):
+            vec = np.frombuffer(blob, dtype=np.float32)
+            if model != self.embedding_model or vec.shape[0] != self.dim:
+                stale += 1
+                continue
+            self._user_vectors(user).add(seq, vec, mtype, session)
+        self.stale_vectors = stale
+
+    def reembed_stale(self, embed) -> int:
+        """Re-embed rows written under a different embedding model (called once at start-up)."""
+        rows = self._db.execute(
+            "SELECT seq, user_id, memory_type, session_id, content FROM memories WHERE embedding_model != ?",
+            (self.embedding_model,),
+        ).fetchall()
+        for start in range(0, len(rows), 256):
+            batch = rows[start : start + 256]
+            vecs = embed([r[4] for r in batch])
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for r, v in zip(batch, vecs):
+                        self._db.execute(
+                            "UPDATE memories SET embedding = ?, embedding_model = ? WHERE seq = ?",
+                            (np.asarray(v, dtype=np.float32).tobytes(), self.embedding_model, r[0]),
+                        )
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                for r, v in zip(batch, vecs):
+                    self._user_vectors(r[1]).add(r[0], v, r[2], r[3])
+        if rows:
+            logger.info("Re-embedded %d memories with %s", len(rows), self.embedding_model)
+        self.stale_vectors = 0
+        return len(rows)
+
+    def close(self) -> None:
+        with self._lock:
+            try:
+                self._db.close()
+            except sqlite3.Error:  # pragma: no cover - closing twice
+                pass
+
+    def _user_vectors(self, user_id: str) -> _UserVectors:
+        index = self._vectors.get(user_id)
+        if index is None:
+            index = self._vectors[user_id] = _UserVectors(self.dim)
+        return index
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def add(
+        self, memory: NewMemory, vector: np.ndarray, *, dedup_threshold: float | None = 0.97
+    ) -> tuple[MemoryRecord, bool]:
+        """Store ``memory`` unless the user already has it. Returns (record, created).
+
+        A duplicate is the same text up to case, spacing and punctuation, or (with a threshold) a
+        stored vector at least that cosine-similar. Checking and inserting happen under one lock,
+        so two concurrent adds of the same fact store it once.
+        """
+        norm = normalise_text(memory.content)
+        vector = np.asarray(vector, dtype=np.float32)
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE user_id = ? AND norm = ? LIMIT 1",
+                (memory.user_id, norm),
+            ).fetchone()
+            if row is None and dedup_threshold is not None:
+                hits = self._user_vectors(memory.user_id).search(vector, 1, None, None)
+                if hits and hits[0][1] >= dedup_threshold:
+                    row = self._db.execute(
+                        f"SELECT {_COLUMNS} FROM memories WHERE seq = ?", (hits[0][0],)
+                    ).fetchone()
+            if row is not None:
+                return _record(row), False
+            return self._insert_many([memory], [vector])[0], True
+
+    def add_unchecked(self, memories: Sequence[NewMemory], vectors: np.ndarray) -> list[MemoryRecord]:
+        """Bulk insert in one transaction, without dedup (bench and import use)."""
+        with self._lock:
+            return self._insert_many(memories, vectors)
+
+    def _insert_many(self, memories: Sequence[NewMemory], vectors) -> list[MemoryRecord]:
+        out: list[MemoryRecord] = []
+        now = time.time()
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for m, vec in zip(memories, vectors):
+                vec = np.asarray(vec, dtype=np.float32)
+                mid = str(uuid.uuid4())
+                cur = self._db.execute(
+                    "INSERT INTO memories (id, user_id, content, norm, gist, memory_type, app_name, metadata,"
+                    " categories, tags, project, session_id, attributes, infer, created_at, embedding,"
+                    " embedding_model) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        mid,
+                        m.user_id,
+                        m.content,
+                        normalise_text(m.content),
+                        m.gist,
+                        m.memory_type,
+                        m.app_name,
+                        json.dumps(m.metadata) if m.metadata is not None else None,
+                        json.dumps(m.categories),
+                        json.dumps(m.tags),
+                        m.project,
+                        m.session_id,
+                        json.dumps(m.attributes),
+                        int(m.infer),
+                        now,
+                        vec.tobytes(),
+                        self.embedding_model,
+                    ),
+                )
+                seq = cur.lastrowid
+                self._db.execute(
+                    "INSERT INTO memories_fts (rowid, owner, content) VALUES (?, ?, ?)",
+                    (seq, owner_token(m.user_id), m.content),
+                )
+                out.append(
+                    MemoryRecord(
+                        seq=seq, id=mid, user_id=m.user_id, content=m.content, gist=m.gist,
+                        memory_type=m.memory_type, app_name=m.app_name, metadata=m.metadata,
+                        categories=list(m.categories), tags=list(m.tags), project=m.project,
+                        session_id=m.session_id, attributes=dict(m.attributes), infer=m.infer,
+                        created_at=now,
+                    )
+                )
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        for rec, vec in zip(out, vectors):
+            self._user_vectors(rec.user_id).add(rec.seq, np.asarray(vec, dtype=np.float32), rec.memory_type, rec.session_id)
+        return out
+
+    def delete(self, user_id: str, ids: Iterable[str]) -> int:
+        """Delete the user's memories among ``ids``; other users' ids are silently not touched."""
+        ids = list(dict.fromkeys(ids))
+        with self._lock:
+            seqs = []
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                seqs += [
+                    r[0]
+                    for r in self._db.execute(
+                        f"SELECT seq FROM memories WHERE user_id = ? AND id IN ({marks})", (user_id, *chunk)
+                    )
+                ]
+            if not seqs:
+                return 0
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany("DELETE FROM memories WHERE seq = ?", [(s,) for s in seqs])
+                self._db.executemany("DELETE FROM memories_fts WHERE rowid = ?", [(s,) for s in seqs])
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            index = self._user_vectors(user_id)
+            for s in seqs:
+                index.remove(s)
+            return len(seqs)
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def get(self, user_id: str, memory_id: str) -> MemoryRecord | None:
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE id = ? AND user_id = ?", (memory_id, user_id)
+            ).fetchone()
+        return _record(row) if row else None
+
+    def fetch(self, seqs: Sequence[int]) -> dict[int, MemoryRecord]:
+        if not seqs:
+            return {}
+        marks = ",".join("?" * len(seqs))
+        with self._lock:
+            rows = self._db.execute(f"SELECT {_COLUMNS} FROM memories WHERE seq IN ({marks})", tuple(seqs)).fetchall()
+        return {r[0]: _record(r) for r in rows}
+
+    def list(
+        self,
+        user_id: str,
+        *,
+        page: int,
+        size: int,
+        memory_type: str | None = None,
+        app: str | None = None,
+        categories: Sequence[str] = (),
+        created_before: float | None = None,
+    ) -> tuple[list[MemoryRecord], int]:
+        """One page of the user's memories, newest first, and the total count."""
+        where = ["user_id = ?"]
+        args: list[Any] = [user_id]
+        if memory_type is not None:
+            where.append("memory_type = ?")
+            args.append(memory_type)
+        if app is not None:
+            where.append("app_name = ?")
+            args.append(app)
+        if created_before is not None:
+            where.append("created_at <= ?")
+            args.append(created_before)
+        for cat in categories:
+            where.append("EXISTS (SELECT 1 FROM json_each(memories.categories) WHERE value = ?)")
+            args.append(cat)
+        clause = " AND ".join(where)
+        with self._lock:
+            total = self._db.execute(f"SELECT COUNT(*) FROM memories WHERE {clause}", args).fetchone()[0]
+            rows = self._db.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE {clause} ORDER BY created_at DESC, seq DESC"
+                " LIMIT ? OFFSET ?",
+                (*args, size, (page - 1) * size),
+            ).fetchall()
+        return [_record(r) for r in rows], total
+
+    def text_search(
+        self,
+        user_id: str,
+        query: str,
+        limit: int,
+        *,
+        memory_type: str | None = None,
+        session_id: str | None = None,
+    ) -> list[int]:
+        """BM25 ranking (best first) of the user's memories sharing a stemmed term with ``query``."""
+        terms = query_terms(query)
+        if not terms:
+            return []
+        match = f'owner : "{owner_token(user_id)}" AND content : (' + " OR ".join(
+            '"' + t.replace('"', '""') + '"' for t in terms
+        ) + ")"
+        sql = "SELECT f.rowid FROM memories_fts f"
+        args: list[Any] = [match]
+        extra = []
+        if memory_type is not None or session_id is not None:
+            sql += " JOIN memories m ON m.seq = f.rowid"
+            if memory_type is not None:
+                extra.append("m.memory_type = ?")
+                args.append(memory_type)
+            if session_id is not None:
+                extra.append("m.session_id = ?")
+                args.append(session_id)
+        sql += " WHERE memories_fts MATCH ?"
+        if extra:
+            sql += " AND " + " AND ".join(extra)
+        sql += " ORDER BY bm25(memories_fts, 0.0, 1.0) LIMIT ?"
+        args.append(limit)
+        with self._lock:
+            return [r[0] for r in self._db.execute(sql, args)]
+
+    def vector_search(
+        self,
+        user_id: str,
+        vector: np.ndarray,
+        limit: int,
+        *,
+        memory_type: str | None = None,
+        session_id: str | None = None,
+    ) -> list[tuple[int, float]]:
+        """Cosine ranking (best first) of the user's memories, as (seq, similarity)."""
+        with self._lock:
+            index = self._vectors.get(user_id)
+            if index is None:
+                return []
+            return index.search(np.asarray(vector, dtype=np.float32), limit, memory_type, session_id)
+
+    def vectors_for(self, user_id: str, seqs: Sequence[int]) -> dict[int, np.ndarray]:
+        with self._lock:
+            index = self._vectors.get(user_id)
+            if index is None:
+                return {}
+            return {s: index.vecs[index.pos[s]].copy() for s in seqs if s in index.pos}
+
+    def latest_attribute(self, user_id: str, key: str) -> Any:
+        """The newest value of ``attributes[key]`` among the user's memories (e.g. their name)."""
+        if not re.fullmatch(r"[a-z_]+", key):
+            raise ValueError("attribute keys are lower-case identifiers")
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT json_extract(attributes, '$.{key}') FROM memories WHERE user_id = ?"
+                f" AND json_extract(attributes, '$.{key}') IS NOT NULL ORDER BY seq DESC LIMIT 1",
+                (user_id,),
+            ).fetchone()
+        return row[0] if row else None
+
+    def count(self, user_id: str | None = None) -> int:
+        with self._lock:
+            if user_id is None:
+                return self._db.execute("SELECT COUNT(*) FROM memories").fetchone()[0]
+            return self._db.execute("SELECT COUNT(*) FROM memories WHERE user_id = ?", (user_id,)).fetchone()[0]
+
+    def ping(self) -> float:
+        """Round-trip a trivial query; returns milliseconds (the health check's database probe)."""
+        start = time.perf_counter()
+        with self._lock:
+            self._db.execute("SELECT 1").fetchone()
+        return (time.perf_counter() - start) * 1000
