@@ -9,6 +9,7 @@ from __future__ import annotations
 from .client import APP_NAME, CortadelMemoryClient, MemoryClient
 from .errors import FailureReporter
 from .provider import CortadelContextProvider
+from .server_choice import MemoryServerChoice, open_memory_server
 from .rendering import DEFAULT_CONTEXT_PROMPT, render_memories
 from .tools import (
     ADD_UNAVAILABLE,
@@ -29,8 +30,10 @@ __all__ = [
     "CortadelMemoryClient",
     "FailureReporter",
     "MemoryClient",
+    "MemoryServerChoice",
     "create_add_memories_tool",
     "create_memory_tools",
     "create_search_memory_tool",
+    "open_memory_server",
     "render_memories",
 ]
