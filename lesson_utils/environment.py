@@ -7,6 +7,7 @@ Python, a missing package, a wrong pin, an unknown kernel, an unreachable model)
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
 import logging
 import sys
@@ -206,9 +207,9 @@ async def check_model(
 
 
 async def _default_model_probe() -> Any:
-    from lesson_utils import models
+    from lesson_utils.models import check_chat_client, get_chat_client
 
-    return await models.check_chat_client()  # TODO(H1 name)
+    return await check_chat_client(get_chat_client())
 
 
 async def check_memory_server(start: Callable[..., Any] | None = None) -> CheckResult:
@@ -218,7 +219,9 @@ async def check_memory_server(start: Callable[..., Any] | None = None) -> CheckR
     try:
         if start is None:
             from lesson_utils.memory_server import start_memory_server as start
-        async with start() as server:
+        # Starting blocks until the server is healthy (and loads the embedder once): keep it off the loop.
+        server = await asyncio.to_thread(start)
+        async with server:
             from cortadel import CortadelClient
 
             async with CortadelClient(server.url, "environment-check") as client:

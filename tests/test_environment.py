@@ -155,3 +155,30 @@ def test_report_verdict_counts_only_required_failures() -> None:
     assert "OK   a: fine" in text and "FAIL b: broken\n     fix: do x" in text and "WARN c: meh" in text
     assert text.endswith("1 required check(s) failed; see the fixes above.")
     assert EnvironmentReport([CheckResult("a", True, "fine")]).ok
+
+
+async def test_the_real_checks_pass_offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What notebook 00 asserts: with no model configured, every required check passes here."""
+    monkeypatch.setenv("LESSON_MODEL", "offline")
+    report = await env.check_environment()
+    assert report.ok, str(report)
+    names = [r.name for r in report.results]
+    assert names[0] == "Python" and names[-3:] == ["Jupyter kernel", "model", "memory server"]
+    model = report.results[-2]
+    assert model.detail.startswith("offline (") and "LESSON_MODEL=offline" in model.detail
+    assert "health" in report.results[-1].detail and "stopped again" in report.results[-1].detail
+
+
+async def test_a_configured_local_model_that_is_down_fails_with_the_real_probe(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    with socket.socket() as s:  # a loopback port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("LESSON_MODEL", "local")
+    monkeypatch.setenv("LOCAL_MODEL_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    monkeypatch.setenv("LOCAL_MODEL", "llama3.2")
+    result = await env.check_model()
+    assert not result.ok
+    assert result.detail.startswith(f"local (llama3.2) at http://127.0.0.1:{port}/v1 is configured (LESSON_MODEL=local) but did not answer")
+    assert "Traceback" not in result.detail
