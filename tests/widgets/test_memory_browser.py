@@ -113,3 +113,34 @@ async def test_an_unreachable_server_is_one_readable_line() -> None:
 def test_a_blank_user_is_rejected() -> None:
     with pytest.raises(ValueError, match="user_id"):
         MemoryBrowser("http://127.0.0.1:9", " ")
+
+
+async def test_against_the_local_memory_server_through_the_official_sdk() -> None:
+    from cortadel import AddOptions, CortadelClient
+
+    from lesson_utils.memory_server import start_memory_server
+
+    async with start_memory_server(api_keys={"alex": "key-alex", "kim": "key-kim"}) as server:
+        async with CortadelClient(server.url, "alex", api_key="key-alex") as alex:
+            for fact in ("Alex ships on Fridays", "Alex's favourite colour is teal"):
+                await alex.add(fact, AddOptions(infer=False))
+        async with CortadelClient(server.url, "kim", api_key="key-kim") as kim:
+            await kim.add("Kim ships on Mondays", AddOptions(infer=False))
+
+        b = MemoryBrowser(server.url, "alex", api_key="key-alex")
+        rows = await b.refresh()
+        assert sorted(r.content for r in rows) == ["Alex ships on Fridays", "Alex's favourite colour is teal"]
+
+        hits = await b.search("when does Alex ship")
+        assert hits and hits[0].content == "Alex ships on Fridays"
+
+        b.selection.value = (hits[0].id,)
+        assert await b.delete_selected() is True
+        assert [r.content for r in await b.refresh()] == ["Alex's favourite colour is teal"]
+
+        intruder = MemoryBrowser(server.url, "alex", api_key="wrong-key")
+        assert await intruder.refresh() == []
+        assert "Could not list memories: CortadelError" in intruder.status.value
+
+        kim_view = MemoryBrowser(server.url, "kim", api_key="key-kim")
+        assert [r.content for r in await kim_view.refresh()] == ["Kim ships on Mondays"]
