@@ -23,3 +23,14 @@ def test_dot_env_file_is_read_when_the_environment_is_silent(monkeypatch, tmp_pa
     monkeypatch.chdir(tmp_path)
     choice = open_memory_server()
     assert (choice.url, choice.api_key, choice.local) == ("http://10.0.0.5:3001", None, False)
+
+
+async def test_without_configuration_a_local_server_is_started_and_stopped(monkeypatch, tmp_path):
+    import httpx
+
+    monkeypatch.delenv("CORTADEL_BASE_URL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    with open_memory_server() as choice:
+        assert choice.local and choice.api_key is None and choice.user_id("alice") == "alice"
+        assert httpx.get(f"{choice.url}/api/health").status_code == 200
+    assert not choice.server  # stopped and released
