@@ -155,7 +155,7 @@ class ChatWidget(widgets.VBox):
             turn.error = "This turn was cancelled."
             raise
         except Exception as exc:  # shown to the learner; the traceback goes to the log
-            logger.warning("Chat turn failed", exc_info=True)
+            logger.info("Chat turn failed", exc_info=True)  # the learner sees the message, not a traceback
             turn.error = describe_failure(exc)
         finally:
             changes = diff_state(before, snapshot_state(self.session))

@@ -110,7 +110,7 @@ class SessionInspector(widgets.VBox):
         try:
             written = save_session_json(self.session, target)
         except Exception as exc:  # shown to the learner, nothing else changes
-            logger.warning("Saving the session failed", exc_info=True)
+            logger.info("Saving the session failed", exc_info=True)
             self.status.value = f"<span style='color:#b00020'>⚠ Could not save: {esc(type(exc).__name__)}: {esc(exc)}</span>"
             return None
         self.status.value = f"Saved to <code>{esc(written.resolve())}</code>"

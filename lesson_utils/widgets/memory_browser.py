@@ -107,7 +107,7 @@ class MemoryBrowser(widgets.VBox):
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            logger.warning("MemoryBrowser %s failed", action, exc_info=True)
+            logger.info("MemoryBrowser %s failed", action, exc_info=True)  # the learner sees the status line
             self._set_status(f"⚠ Could not {action}: {type(exc).__name__}: {exc}".rstrip(": "), error=True)
             return None
 

@@ -74,7 +74,9 @@ async def test_send_button_schedules_the_turn_on_the_running_loop(agent: Agent) 
     assert widget.turns == [turn]
 
 
-async def test_a_failing_model_shows_a_clear_message_and_the_widget_keeps_working(agent: Agent, client: ScriptedClient) -> None:
+async def test_a_failing_model_shows_a_clear_message_and_the_widget_keeps_working(
+    agent: Agent, client: ScriptedClient, capsys: Any
+) -> None:
     widget = ChatWidget(agent)
     await say(widget, "I'm Kim")
     state_before = widget.session.to_dict()
@@ -89,6 +91,7 @@ async def test_a_failing_model_shows_a_clear_message_and_the_widget_keeps_workin
     assert "invalid API key" in html and "Traceback" not in html
     assert "This turn failed" in widget.status.value
     assert widget.session.to_dict() == state_before, "a failed turn must not change the session"
+    assert "Traceback" not in capsys.readouterr().err, "no traceback leaks into the notebook output"
 
     client.fail_with = None
     again = await say(widget, "What is my name?")
