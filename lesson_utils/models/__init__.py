@@ -3,5 +3,33 @@
 from __future__ import annotations
 
 from .offline import OFFLINE_MODEL_NAME, ModelRequest, OfflineChatClient
+from .selection import (
+    ChatClientInfo,
+    ModelConfigurationError,
+    check_chat_client,
+    describe_chat_client,
+    explain_model_error,
+    find_env_file,
+    get_chat_client,
+    info_for,
+    lesson_environment,
+    load_lesson_env,
+    resolve_model,
+)
 
-__all__ = ["OFFLINE_MODEL_NAME", "ModelRequest", "OfflineChatClient"]
+__all__ = [
+    "OFFLINE_MODEL_NAME",
+    "ChatClientInfo",
+    "ModelConfigurationError",
+    "ModelRequest",
+    "OfflineChatClient",
+    "check_chat_client",
+    "describe_chat_client",
+    "explain_model_error",
+    "find_env_file",
+    "get_chat_client",
+    "info_for",
+    "lesson_environment",
+    "load_lesson_env",
+    "resolve_model",
+]

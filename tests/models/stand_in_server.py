@@ -1,0 +1,96 @@
+"""A tiny OpenAI-compatible Chat Completions server on 127.0.0.1 for testing real-model wiring without keys.
+
+It answers by echoing the last user message, streams with server-sent events, returns 401 for a
+wrong bearer key and 404 for an unknown model — the same shapes a real server (OpenAI, Ollama,
+LM Studio) returns.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class StandInServer:
+    def __init__(self, *, api_key: str | None = "test-key", models: tuple[str, ...] = ("stand-in-model",)) -> None:
+        self.api_key = api_key
+        self.models = models
+        self.requests: list[dict[str, Any]] = []
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def __enter__(self) -> StandInServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # keep test output quiet
+                pass
+
+            def _json(self, status: int, body: dict[str, Any]) -> None:
+                data = json.dumps(body).encode("utf-8")
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self) -> None:  # noqa: N802 (http.server naming)
+                length = int(self.headers.get("Content-Length") or 0)
+                request = json.loads(self.rfile.read(length) or b"{}")
+                if self.path.rstrip("/") != "/v1/chat/completions":
+                    return self._json(404, {"error": {"message": "no such route", "type": "invalid_request_error"}})
+                if server.api_key is not None and self.headers.get("Authorization") != f"Bearer {server.api_key}":
+                    return self._json(
+                        401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error",
+                                        "code": "invalid_api_key"}}
+                    )
+                if request.get("model") not in server.models:
+                    return self._json(
+                        404, {"error": {"message": f"model {request.get('model')!r} not found",
+                                        "type": "invalid_request_error", "code": "model_not_found"}}
+                    )
+                server.requests.append(request)
+                user = [m for m in request.get("messages", []) if m.get("role") == "user"]
+                last = user[-1]["content"] if user else ""
+                if isinstance(last, list):
+                    last = " ".join(part.get("text", "") for part in last if isinstance(part, dict))
+                reply = f"Echo: {last} ({len(request.get('messages', []))} messages)"
+                usage = {"prompt_tokens": 7, "completion_tokens": 5, "total_tokens": 12}
+                base = {"id": "chatcmpl-1", "created": 1700000000, "model": request["model"]}
+                if not request.get("stream"):
+                    return self._json(200, {**base, "object": "chat.completion", "usage": usage, "choices": [
+                        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply}}]})
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                chunks = [reply[i : i + 8] for i in range(0, len(reply), 8)]
+                for i, piece in enumerate(chunks):
+                    delta = {"content": piece, **({"role": "assistant"} if i == 0 else {})}
+                    event = {**base, "object": "chat.completion.chunk",
+                             "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+                    self.wfile.write(f"data: {json.dumps(event)}\n\n".encode("utf-8"))
+                done = {**base, "object": "chat.completion.chunk",
+                        "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+                self.wfile.write(f"data: {json.dumps(done)}\n\n".encode("utf-8"))
+                tail = {**base, "object": "chat.completion.chunk", "choices": [], "usage": usage}
+                self.wfile.write(f"data: {json.dumps(tail)}\n\ndata: [DONE]\n\n".encode("utf-8"))
+                self.wfile.flush()
+                return None
+
+        return Handler
