@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,11 +33,11 @@ from .persistence import (
 )
 from .user_memory import UserMemoryProvider
 
-__all__ = ["DEFAULT_INSTRUCTIONS", "continue_conversation", "make_lesson_agent", "main"]
+__all__ = ["DEFAULT_INSTRUCTIONS", "child_env", "continue_conversation", "make_lesson_agent", "main"]
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_INSTRUCTIONS = "You are a friendly assistant. Keep your answers short."
+DEFAULT_INSTRUCTIONS = "You are a friendly assistant who is good at telling jokes."
 
 
 def make_lesson_agent(
@@ -52,6 +53,28 @@ def make_lesson_agent(
         client = get_chat_client()
     providers = [UserMemoryProvider()] if user_memory else []
     return Agent(client=client, instructions=instructions, context_providers=providers)
+
+
+def child_env() -> dict[str, str]:
+    """Environment for a child Python process that imports ``lesson_utils`` as this one does.
+
+    A notebook kernel may find the package through its working directory rather than an
+    install; putting the package's folder on ``PYTHONPATH`` makes ``python -m lesson_utils.resume``
+    work from anywhere. UTF-8 output keeps emoji intact on every OS.
+    """
+    package_root = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ)
+    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if package_root not in paths:
+        env["PYTHONPATH"] = os.pathsep.join([package_root, *paths])
+    env["PYTHONIOENCODING"] = "utf-8"
+    return env
+
+
+def _history_length(session: AgentSession) -> int:
+    slot = session.state.get("in_memory")
+    messages = slot.get("messages") if isinstance(slot, dict) else None
+    return len(messages) if isinstance(messages, list) else 0
 
 
 async def continue_conversation(agent: Agent, session: AgentSession, message: str) -> str:
@@ -87,7 +110,13 @@ async def _run(args: argparse.Namespace) -> str:
     store = SqliteSessionStore(args.sqlite) if args.sqlite else None
     session = store.load(args.conversation_id) if store is not None else load_session(args.session_file)
     agent = make_lesson_agent(instructions=args.instructions, user_memory=not args.no_user_memory)
+    before = _history_length(session)
     reply = await continue_conversation(agent, session, args.message)
+    print(
+        f"lesson_utils.resume: process {os.getpid()} continued session {session.session_id} "
+        f"({before} -> {_history_length(session)} messages in its history)",
+        file=sys.stderr,
+    )
     if not args.no_save:
         if store is not None:
             store.save(args.conversation_id, session)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
@@ -11,20 +13,17 @@ import pytest
 from agent_framework import AgentSession
 
 from lesson_utils import SqliteSessionStore, load_session, save_session
-from lesson_utils.resume import main, make_lesson_agent
-
-REPO = Path(__file__).resolve().parents[2]
-
+from lesson_utils.resume import child_env, main, make_lesson_agent
 
 def run_resume(*args: str | os.PathLike[str]) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, LESSON_MODEL="offline", PYTHONIOENCODING="utf-8")
+    env = dict(child_env(), LESSON_MODEL="offline")
     return subprocess.run(
         [sys.executable, "-m", "lesson_utils.resume", *map(str, args)],
         capture_output=True,
         text=True,
         encoding="utf-8",
         env=env,
-        cwd=REPO,
+        cwd=tempfile.gettempdir(),  # not the repo: child_env() alone must make lesson_utils importable
         timeout=120,
     )
 
@@ -54,6 +53,9 @@ async def test_a_new_process_continues_a_session_saved_to_a_file(tmp_path: Path)
     assert texts(continued)[2] == "What is my name and age?"
     assert texts(continued)[3] == done.stdout.strip()
     assert continued.state["user_memory"] == {"name": "Ingrid", "age": 38}
+    child_pid = int(re.search(r"process (\d+) continued session", done.stderr).group(1))
+    assert child_pid != os.getpid()
+    assert f"session {session.session_id} (2 -> 4 messages" in done.stderr
 
 
 async def test_the_other_process_really_needs_the_saved_history(tmp_path: Path) -> None:
@@ -66,14 +68,14 @@ async def test_the_other_process_really_needs_the_saved_history(tmp_path: Path) 
 
 
 async def test_a_new_process_continues_from_a_sqlite_row(tmp_path: Path) -> None:
-    session = await first_turn("I'm Tomás.")
+    session = await first_turn("I'm Ngozi.")
     store = SqliteSessionStore(tmp_path / "sessions.db")
     store.save("conv-7", session)
 
     done = run_resume("--sqlite", store.path, "--conversation-id", "conv-7", "What's my name?")
 
     assert done.returncode == 0, done.stderr
-    assert "Tomás" in done.stdout
+    assert "Ngozi" in done.stdout
     assert texts(store.load("conv-7"))[-2:] == ["What's my name?", done.stdout.strip()]
 
 
