@@ -18,6 +18,7 @@ from .text import (
     content_stems,
     normalize_quotes,
     sentences,
+    stem,
     to_second_person,
     verb_to_base,
 )
@@ -59,6 +60,8 @@ _NOT_FACTS = re.compile(
     r"told|hope|see|know|don't know|forgot|just|was wondering|am wondering|wondering|asking|curious)\b|\bjoke\b|\byou\b"
 )
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+_THIRD_TO_SECOND = {"his": "your", "her": "your", "their": "your", "him": "you", "them": "you",
+                    "himself": "yourself", "herself": "yourself", "themselves": "yourself"}
 _ADVERBS = frozenset("usually often always never sometimes also really typically generally normally mostly".split())
 
 
@@ -177,7 +180,8 @@ def third_person_facts(text: str, *, known_name: str | None, any_name: bool, sou
     m = re.match(rf"^(?P<subj>{subject})(?P<poss>'s)?\s+(?P<rest>.+)$", line)
     if not m or not subject_ok(line, known_name, any_name):
         return []
-    rest = m.group("rest").strip()
+    rest = re.sub(r"\b(?:his|her|their|him|them|himself|herself|themselves)\b",
+                  lambda w: _THIRD_TO_SECOND[w.group(0)], m.group("rest").strip())
     if m.group("poss"):
         return [Fact("your " + rest, source=source)]
     head, _, tail = rest.partition(" ")
@@ -206,11 +210,8 @@ def subject_ok(line: str, known_name: str | None, any_name: bool) -> bool:
     return any_name and first not in _SUBJECT_STOP
 
 
-def collect_facts(instructions: str, user_texts: list[str], *, reply_to_name_question: str | None = None) -> FactSheet:
-    """Read every fact in a request: instructions first, then user-role messages in order.
-
-    ``reply_to_name_question`` is a bare user reply ("Alex.") to an assistant that asked for the name.
-    """
+def collect_facts(instructions: str, user_texts: list[str]) -> FactSheet:
+    """Read every fact in a request: instructions first, then user-role messages in order."""
     sheet = FactSheet()
     blocks: list[tuple[str, str]] = [("instructions", instructions)] + [("user", t) for t in user_texts]
     # Two passes: the name must be known before "- Alex ships on Fridays" can be read as about the user.
@@ -228,8 +229,6 @@ def collect_facts(instructions: str, user_texts: list[str], *, reply_to_name_que
                         sentence, known_name=sheet.name, any_name=bullet, source="memory" if bullet else source
                     ):
                         sheet.add(fact)
-    if reply_to_name_question and (fact := _name_fact(reply_to_name_question, "user")):
-        sheet.add(fact)
     return sheet
 
 
@@ -239,9 +238,10 @@ _ASKS_NAME = re.compile(r"(?i)\b(?:my name|who am i|what am i called|what do you
 _ASKS_AGE = re.compile(r"(?i)\b(?:how old|age)\b")
 _ASKS_ALL = re.compile(
     r"(?i)\b(?:(?:what|anything)\b.*\b(?:know|remember|recall)\b.*\babout me|about myself|what have i told you|"
-    r"what do you (?:know|remember)\??$)"
+    r"what do you (?:know|remember)\??$|tell me about (?:me|myself))"
 )
-_SLOT_WORDS = {"name", "old", "age", "called", "call"}
+_SLOT_WORDS = {stem(w) for w in ("name", "old", "age", "called", "call", "years")}
+_SMALL_TALK = re.compile(r"(?i)\bhow (?:are|r) (?:you|u)\b|\bhow's it going\b|\bwhat's up\b")
 
 
 @dataclass(frozen=True)
@@ -253,7 +253,11 @@ class Answer:
 def is_question(text: str) -> bool:
     text = text.strip()
     return text.endswith("?") or bool(
-        re.match(r"(?i)(?:what|when|where|who|whom|how|which|why|do you know|can you tell me|tell me what)\b", text)
+        re.match(
+            r"(?i)(?:what|when|where|who|whom|how|which|why|do you know|can you tell me|tell me what|"
+            r"tell me about (?:me|myself))\b",
+            text,
+        )
     )
 
 
@@ -270,7 +274,11 @@ def answer_question(question: str, sheet: FactSheet) -> Answer:
         (parts if sheet.name else missing).append(f"your name is {sheet.name}" if sheet.name else "your name")
     if _ASKS_AGE.search(q):
         (parts if sheet.age else missing).append(f"you are {sheet.age} years old" if sheet.age else "your age")
-    asked = content_stems(q) - {s for s in _SLOT_WORDS}
+    asked = content_stems(q) - _SLOT_WORDS
+    if not asked and not parts and not missing:
+        if _SMALL_TALK.search(q):
+            return Answer("I'm doing well, thank you! How can I help?", True)
+        return Answer("I'm not sure what you're asking \u2014 could you say a bit more?", False)
     if asked or not (parts or missing):
         best = _best_match(asked, sheet.free_facts)
         if best is not None:

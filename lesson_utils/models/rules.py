@@ -73,8 +73,7 @@ def respond(*, instructions: str, messages: Sequence[Message], tools: Sequence[T
     results = _pending_tool_results(messages)
     user_index = _input_index(messages)
     user_input = messages[user_index].text if user_index is not None else ""
-    user_texts = [m.text for m in messages if m.role == "user" and m.text]
-    sheet = factlib.collect_facts(instructions, user_texts, reply_to_name_question=_bare_name_reply(messages, user_index))
+    sheet = factlib.collect_facts(instructions, _user_texts(messages))
 
     if results:
         return TextReply(_follow_instructions(_answer_from_tool_results(results, user_input, sheet), instructions, sheet))
@@ -102,17 +101,17 @@ def _input_index(messages: Sequence[Message]) -> int | None:
     return fallback
 
 
-def _bare_name_reply(messages: Sequence[Message], user_index: int | None) -> str | None:
-    """A one-word answer ("Alex.") to an assistant that just asked for the user's name."""
-    if user_index is None:
-        return None
-    m = re.fullmatch(r"\s*(?:it's\s+|i'm\s+)?([A-Z][a-zA-Z'\-]+)\s*[.!]?\s*", messages[user_index].text or "")
-    if not m:
-        return None
-    for prev in reversed(messages[:user_index]):
-        if prev.role == "assistant" and prev.text:
-            return m.group(1) if re.search(r"(?i)your name\s*\?", prev.text) else None
-    return None
+def _user_texts(messages: Sequence[Message]) -> list[str]:
+    """The user-role texts, in order; a bare "Zoe." answering "What's your name?" reads as "My name is Zoe."."""
+    texts: list[str] = []
+    asked_name = False
+    for msg in messages:
+        if msg.role == "assistant" and msg.text:
+            asked_name = bool(re.search(r"(?i)your name\s*\?", msg.text))
+        elif msg.role == "user" and msg.text:
+            bare = re.fullmatch(r"\s*(?:it's\s+)?([A-Z][a-zA-Z'\-]+)\s*[.!]?\s*", msg.text)
+            texts.append(f"My name is {bare.group(1)}." if asked_name and bare else msg.text)
+    return texts
 
 
 def _pending_tool_results(messages: Sequence[Message]) -> list[tuple[str, str]]:
