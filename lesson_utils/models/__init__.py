@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .offline import OFFLINE_MODEL_NAME, ModelRequest, OfflineChatClient
+from .recording import RequestRecorder
 from .selection import (
     ChatClientInfo,
     ModelConfigurationError,
@@ -23,6 +24,7 @@ __all__ = [
     "ModelConfigurationError",
     "ModelRequest",
     "OfflineChatClient",
+    "RequestRecorder",
     "check_chat_client",
     "describe_chat_client",
     "explain_model_error",

@@ -179,3 +179,18 @@ async def test_function_result_sent_directly_is_answered_from() -> None:
     ]
     response = await OfflineChatClient().get_response(messages)
     assert response.text == "You work at Fabrikam."
+
+
+async def test_request_recorder_sees_what_the_model_saw() -> None:
+    from lesson_utils.models import RequestRecorder
+
+    recorder = RequestRecorder()
+    client = OfflineChatClient()
+    agent = Agent(client=client, instructions="Be kind.", middleware=[recorder])
+    session = agent.create_session()
+    await agent.run("I'm Uma.", session=session)
+    await agent.run("What's my name?", session=session, stream=True).get_final_response()
+    assert len(recorder.requests) == 2
+    assert [m.role for m in recorder.last_request.messages] == ["user", "assistant", "user"]
+    assert recorder.last_request.instructions == client.last_request.instructions == "Be kind."
+    assert recorder.last_request.render() == client.last_request.render()

@@ -181,3 +181,20 @@ def test_broken_env_file_value_is_reported_with_its_variable(env, tmp_path) -> N
     with pytest.raises(ModelConfigurationError) as caught:
         get_chat_client()
     assert caught.value.variable == "AZURE_OPENAI_ENDPOINT"
+
+
+def test_env_example_documents_every_variable_the_selection_reads() -> None:
+    import re
+    from pathlib import Path
+
+    from lesson_utils.models import selection
+
+    source = Path(selection.__file__).read_text(encoding="utf-8")
+    read = set(re.findall(r'"((?:LESSON|OPENAI|AZURE_OPENAI|LOCAL|FOUNDRY)_[A-Z_]+)"', source))
+    example = (Path(__file__).resolve().parents[2] / ".env.example").read_text(encoding="utf-8")
+    assert {"LESSON_MODEL", "OPENAI_API_KEY", "LOCAL_MODEL_BASE_URL", "FOUNDRY_PROJECT_ENDPOINT"} <= read
+    undocumented = {name for name in read if name not in example}
+    # Aliases the framework itself also reads are accepted but not advertised.
+    aliases = {"OPENAI_CHAT_COMPLETION_MODEL", "AZURE_OPENAI_CHAT_COMPLETION_MODEL",
+               "AZURE_OPENAI_CHAT_DEPLOYMENT_NAME", "FOUNDRY_MODEL_DEPLOYMENT_NAME"}
+    assert undocumented <= aliases, undocumented
