@@ -22,7 +22,7 @@ from .store import MemoryRecord, MemoryStore
 RRF_K = 60
 MODES = ("hybrid", "text", "vector")
 #: Vector hits below this cosine similarity are not relevant enough to return on their own.
-MIN_SIMILARITY = 0.2
+MIN_SIMILARITY = 0.1
 
 
 @dataclass
