@@ -9,6 +9,12 @@ Reading is strict: text that is not a session snapshot raises :class:`SessionFor
 naming the problem and where the text came from, and nothing is half-loaded. The JSON is
 the shape ``to_dict`` writes, which is also the shape the framework's experimental
 ``FileSessionStore`` reads (it adds an optional ``"version"``), so files stay portable.
+
+Why not build on the framework's ``SessionStore`` / ``FileSessionStore``: in 1.23 they are
+experimental (an ``ExperimentalWarning`` on construction), async, keyed by id inside one
+folder rather than by a path you choose, and ``FileSessionStore`` renames a corrupt file
+aside when it fails to read it. A lesson wants a file it names, a visible error, and the
+bad file left in place; the on-disk shape is kept compatible instead.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ __all__ = [
     "SqliteSessionStore",
     "load_session",
     "save_session",
+    "session_from_dict",
     "session_from_json",
     "session_to_json",
 ]
@@ -200,11 +207,12 @@ def session_from_json(text: str | bytes, *, source: str = "<string>") -> AgentSe
     """
     if isinstance(text, (bytes, bytearray)):
         try:
-            text = bytes(text).decode("utf-8")
+            text = bytes(text).decode("utf-8-sig")  # tolerate a BOM from Windows editors
         except UnicodeDecodeError as exc:
             raise SessionFormatError(source, f"it is not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     if not isinstance(text, str):
         raise TypeError(f"expected JSON text or bytes, got {type(text).__name__}")
+    text = text.removeprefix("\ufeff")
     if not text.strip():
         raise SessionFormatError(source, "it is empty")
     try:

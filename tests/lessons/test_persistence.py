@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import warnings
 from pathlib import Path
@@ -144,6 +145,20 @@ def test_malformed_json_raises_a_clear_session_format_error(text: str, problem: 
 def test_invalid_utf8_bytes_are_a_format_error() -> None:
     with pytest.raises(SessionFormatError, match="not UTF-8 text"):
         session_from_json(b'{"type": "session", "session_id": "\xff"}')
+
+
+def test_a_byte_order_mark_from_a_windows_editor_is_tolerated(tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + variant().encode("utf-8"))
+    assert load_session(path).session_id == "s-1"
+    assert session_from_json("\ufeff" + variant()).session_id == "s-1"
+
+
+def test_unknown_fields_are_ignored_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="lesson_utils.persistence"):
+        session = session_from_json(variant(extra="x"), source="the test input")
+    assert session.session_id == "s-1"
+    assert "the test input: ignoring unknown session fields ['extra']" in caplog.text
 
 
 def test_a_good_variant_without_optional_fields_loads() -> None:

@@ -162,3 +162,15 @@ async def test_two_providers_with_their_own_source_ids_keep_separate_slots(recor
     await agent.run("I am 27", session=session)
     assert session.state["work_memory"] == {"age": 27}
     assert session.state["home_memory"] == {"name": "Sasha", "age": 27}
+
+
+async def test_learns_on_streamed_runs_too() -> None:
+    from lesson_utils import OfflineChatClient
+
+    agent = Agent(client=OfflineChatClient(), instructions=INSTRUCTIONS, context_providers=[UserMemoryProvider()])
+    session = agent.create_session()
+    stream = agent.run("Hello, I'm Oluwaseun and I am 27.", session=session, stream=True)
+    chunks = [update.text async for update in stream]
+    await stream.get_final_response()
+    assert chunks
+    assert session.state["user_memory"] == {"name": "Oluwaseun", "age": 27}
