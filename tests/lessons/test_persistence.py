@@ -205,6 +205,21 @@ def test_a_failed_save_keeps_the_previous_file_intact(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
 
 
+def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "s.json"
+    save_session(AgentSession(session_id="old"), path)
+    before = path.read_bytes()
+
+    def crash(*args: object) -> None:
+        raise OSError("disk pulled out")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError, match="disk pulled out"):
+        save_session(AgentSession(session_id="new"), path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
+
+
 def test_a_corrupt_file_names_the_file_and_is_left_where_it_was(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('{"type": "session", "session_id": ', encoding="utf-8")

@@ -174,3 +174,25 @@ async def test_learns_on_streamed_runs_too() -> None:
     await stream.get_final_response()
     assert chunks
     assert session.state["user_memory"] == {"name": "Oluwaseun", "age": 27}
+
+
+class _InjectsAUserRoleMessage(ContextProvider):
+    """Another provider's context message, written in the first person (e.g. a recalled memory)."""
+
+    def __init__(self) -> None:
+        super().__init__("recalled")
+
+    async def before_run(self, *, agent, session, context, state):  # type: ignore[override]
+        from agent_framework import Message
+
+        context.extend_messages(self, [Message(role="user", contents=["I'm Mallory and I'm 99."])])
+
+
+async def test_does_not_learn_from_other_providers_injected_messages(recorder: RecordingChatClient) -> None:
+    agent = Agent(
+        client=recorder, instructions=INSTRUCTIONS, context_providers=[_InjectsAUserRoleMessage(), UserMemoryProvider()]
+    )
+    session = agent.create_session()
+    await agent.run("What's the time?", session=session)
+    assert any("Mallory" in m.text for m in recorder.last_messages)  # the model did see it ...
+    assert session.state["user_memory"] == {}  # ... but it is not what the user said this turn
