@@ -1,6 +1,6 @@
 """A tiny OpenAI-compatible Chat Completions server on 127.0.0.1 for testing real-model wiring without keys.
 
-It answers by echoing the last user message, streams with server-sent events, returns 401 for a
+It answers by echoing the last user message (usage counts words), streams with server-sent events, returns 401 for a
 wrong bearer key and 404 for an unknown model — the same shapes a real server (OpenAI, Ollama,
 LM Studio) returns.
 """
@@ -71,7 +71,9 @@ class StandInServer:
                 if isinstance(last, list):
                     last = " ".join(part.get("text", "") for part in last if isinstance(part, dict))
                 reply = f"Echo: {last} ({len(request.get('messages', []))} messages)"
-                usage = {"prompt_tokens": 7, "completion_tokens": 5, "total_tokens": 12}
+                prompt = sum(len(str(m.get("content") or "").split()) for m in request.get("messages", []))
+                completion = len(reply.split())
+                usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
                 base = {"id": "chatcmpl-1", "created": 1700000000, "model": request["model"]}
                 if not request.get("stream"):
                     return self._json(200, {**base, "object": "chat.completion", "usage": usage, "choices": [

@@ -62,7 +62,8 @@ async def test_local_server_streams(clean_env, server) -> None:
     final = await stream.get_final_response()
     assert len([p for p in pieces if p]) > 1
     assert "".join(pieces) == final.text == "Echo: stream me (1 messages)"
-    assert final.usage_details["input_token_count"] == 7
+    assert final.usage_details["input_token_count"] == 2  # the words of "stream me"
+    assert final.usage_details["output_token_count"] == len(final.text.split())
 
 
 async def test_openai_kind_with_base_url_uses_the_key(clean_env, server) -> None:
