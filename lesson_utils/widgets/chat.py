@@ -182,7 +182,7 @@ class ChatWidget(widgets.VBox):
             )
             parts.append(
                 "<details class='lesson-chat-activity'><summary style='color:#555'>"
-                f"what the providers did ({len(turn.activity)})</summary><ul>{items}</ul></details>"
+                f"what the providers did ({len(turn.activity)})</summary><ul style='white-space:pre-wrap'>{items}</ul></details>"
             )
         view.value = "<div style='margin:4px 0'>" + "".join(parts) + "</div>"
 
