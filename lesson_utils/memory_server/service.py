@@ -67,7 +67,7 @@ class MemoryService:
         embedder: Embedder,
         api_keys: ApiKeys,
         *,
-        dedup_threshold: float | None = 0.97,
+        dedup_threshold: float | None = 0.9,
     ) -> None:
         self.store = store
         self.embedder = embedder

@@ -72,6 +72,7 @@ STOPWORDS = frozenset(
     whom why will with would you your yours yourself yourselves tell know remember recall please
     anything something thing things user users""".split()
 )
+_NEGATIONS = frozenset({"not", "no", "nor", "don", "t"})
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -83,6 +84,15 @@ def normalise_text(text: str) -> str:
 def query_terms(text: str) -> list[str]:
     terms = [t for t in _TOKEN.findall(text.casefold()) if t not in STOPWORDS]
     return list(dict.fromkeys(terms))[:64]
+
+
+def content_key(text: str) -> frozenset[str]:
+    """The topic words of a text, crudely stemmed: equal keys mean "says the same thing"."""
+    return frozenset(
+        t[:-1] if len(t) > 3 and t.endswith("s") and not t.endswith("ss") else t
+        for t in _TOKEN.findall(text.casefold())
+        if t not in STOPWORDS or t in _NEGATIONS
+    )
 
 
 def owner_token(user_id: str) -> str:
@@ -306,13 +316,15 @@ class MemoryStore:
     # -- writes ----------------------------------------------------------------------------
 
     def add(
-        self, memory: NewMemory, vector: np.ndarray, *, dedup_threshold: float | None = 0.97
+        self, memory: NewMemory, vector: np.ndarray, *, dedup_threshold: float | None = 0.9
     ) -> tuple[MemoryRecord, bool]:
         """Store ``memory`` unless the user already has it. Returns (record, created).
 
         A duplicate is the same text up to case, spacing and punctuation, or (with a threshold) a
-        stored vector at least that cosine-similar. Checking and inserting happen under one lock,
-        so two concurrent adds of the same fact store it once.
+        stored memory at least that cosine-similar *and* with the same topic words ("ships on
+        Friday" vs "ships on Fridays") — similarity alone would merge facts that differ only in a
+        number or a name. Checking and inserting happen under one lock, so two concurrent adds of
+        the same fact store it once.
         """
         norm = normalise_text(memory.content)
         vector = np.asarray(vector, dtype=np.float32)
@@ -322,11 +334,14 @@ class MemoryStore:
                 (memory.user_id, norm),
             ).fetchone()
             if row is None and dedup_threshold is not None:
-                hits = self._user_vectors(memory.user_id).search(vector, 1, None, None)
-                if hits and hits[0][1] >= dedup_threshold:
-                    row = self._db.execute(
-                        f"SELECT {_COLUMNS} FROM memories WHERE seq = ?", (hits[0][0],)
-                    ).fetchone()
+                key = content_key(memory.content)
+                for seq, sim in self._user_vectors(memory.user_id).search(vector, 5, None, None):
+                    if sim < dedup_threshold:
+                        break
+                    candidate = self._db.execute(f"SELECT {_COLUMNS} FROM memories WHERE seq = ?", (seq,)).fetchone()
+                    if candidate is not None and content_key(candidate[3]) == key:
+                        row = candidate
+                        break
             if row is not None:
                 return _record(row), False
             return self._insert_many([memory], [vector])[0], True

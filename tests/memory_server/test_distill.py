@@ -1,0 +1,68 @@
+"""Rule-based distillation: atomic, self-contained, third-person facts; no questions or filler."""
+
+from __future__ import annotations
+
+import pytest
+
+from lesson_utils.memory_server.distill import Turn, distill, find_name
+
+
+def texts(*turns, **kwargs):
+    return [f.text for f in distill(list(turns), **kwargs)]
+
+
+def test_statements_become_third_person_facts_with_the_name():
+    assert texts(Turn("user", "Hi! I'm Alex and I usually ship on Fridays.")) == [
+        "The user's name is Alex.", "Alex usually ships on Fridays."]
+
+
+def test_compound_sentences_are_split_into_atomic_facts():
+    assert texts(Turn("user", "I live in Lyon, and I work at Acme as a data engineer. My dog is called Rex; "
+                              "I don't like coffee.")) == [
+        "The user lives in Lyon.", "The user works at Acme as a data engineer.",
+        "The user's dog is called Rex.", "The user does not like coffee."]
+
+
+@pytest.mark.parametrize("content", [
+    "What is the weather like?", "When do I usually ship", "Can you tell me a joke?", "Hello!", "Thanks, ok.",
+    "I see. I'm not sure. I think so.", "Tell me about Rust.", "Good morning", "The sky is blue.",
+    "I have a question", "Do you know my name?",
+])
+def test_questions_greetings_requests_and_filler_are_not_facts(content):
+    assert texts(Turn("user", content)) == []
+
+
+def test_assistant_words_are_never_facts_about_the_user():
+    assert texts(Turn("assistant", "You live in Paris and I love it."), Turn("user", "Ok.")) == []
+
+
+def test_verbs_are_conjugated_for_the_third_person():
+    assert texts(Turn("user", "I go hiking. I watch films. I try new recipes. I went to Rome last year. "
+                              "I have two kids. I can swim."), known_name="Sam") == [
+        "Sam goes hiking.", "Sam watches films.", "Sam tries new recipes.", "Sam went to Rome last year.",
+        "Sam has two kids.", "Sam can swim."]
+
+
+def test_remember_prefix_is_dropped_and_possessives_rewritten():
+    assert texts(Turn("user", "Please remember that my favourite colour is teal.")) == [
+        "The user's favourite colour is teal."]
+
+
+def test_source_uuids_and_repeats():
+    facts = distill([Turn("user", "I am vegan.", "t1"), Turn("user", "I'm vegan!", "t2")])
+    assert [(f.text, f.source_uuids) for f in facts] == [("The user is vegan.", ["t1", "t2"])]
+
+
+def test_agent_memory_is_about_the_assistant():
+    turns = [Turn("user", "Your name is Max. Always answer in French. I live in Oslo."),
+             Turn("assistant", "Sure! I am Max, and I prefer short answers.")]
+    assert texts(*turns, is_agent_memory=True) == [
+        "The assistant's name is Max.", "The assistant should always answer in French.",
+        "The assistant prefers short answers."]
+
+
+def test_name_detection_ignores_adjectives_and_nationalities():
+    assert find_name([Turn("user", "I'm tired.")]) is None
+    assert find_name([Turn("user", "I'm German.")]) is None
+    assert find_name([Turn("user", "Call me Priya, please.")]) == "Priya"
+    assert find_name([Turn("assistant", "My name is Bot.")]) is None
