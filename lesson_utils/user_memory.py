@@ -68,7 +68,7 @@ _NOT_A_NAME = frozenset(
 
 # Explicit "this is my name" phrasings: the name may be written in lower case.
 _EXPLICIT_NAME = re.compile(
-    rf"\b(?:my\s+name\s+is|my\s+name{_APOS}s|the\s+name{_APOS}s)\s+{_NAME}",
+    rf"(?:\bmy\s+name\s+is|\bmy\s+name{_APOS}s|\bthe\s+name{_APOS}s|{_I_AM}\s+(?:called|named))\s+{_NAME}",
     re.IGNORECASE,
 )
 # Implicit phrasings: only a capitalised word counts ("I'm Alex", not "I'm tired").
@@ -130,8 +130,8 @@ def _clean_name(raw: str, *, explicit: bool) -> str | None:
 def extract_name(text: str) -> str | None:
     """The name the speaker gives for themselves in ``text``, or ``None``.
 
-    Understands "My name is X", "my name's X", "the name's X", "I'm X", "I am X", "call me X"
-    and "I go by X"; after "I'm"/"call me" only a capitalised word counts, so "I'm tired" is no name. The last statement wins ("I'm Alexandra, call me Alex" -> "Alex").
+    Understands "My name is X", "my name's X", "the name's X", "I'm called X", "I'm X", "I am X",
+    "call me X" and "I go by X"; after "I'm"/"call me" only a capitalised word counts, so "I'm tired" is no name. The last statement wins ("I'm Alexandra, call me Alex" -> "Alex").
     """
     found: list[tuple[int, str]] = []
     for match in _EXPLICIT_NAME.finditer(text):

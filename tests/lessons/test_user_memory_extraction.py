@@ -30,6 +30,8 @@ NAMES = [
     ("I'm Alexandra, but please call me Alex", "Alex"),
     ("I'm not sure. My name is Dana.", "Dana"),
     ("My name is JOHN", "JOHN"),
+    ("I'm called Rosa", "Rosa"),
+    ("i am named lin", "Lin"),
 ]
 
 NOT_NAMES = [
@@ -52,6 +54,8 @@ NOT_NAMES = [
     "My name is not important",
     "my name is what?",
     "Tim is here",
+    "My friend's name is Bob",
+    "I'm called back to the office",
     "",
 ]
 
