@@ -1,0 +1,242 @@
+"""What the Cortadel provider adds to an agent turn, against the local memory server over loopback.
+
+    python bench/provider_bench.py [--sizes 1000 10000] [--rounds 200]
+
+For each store size the script seeds one user with that many memories, starts the local memory
+server *in a separate process* (``python -m lesson_utils.memory_server``) on that store, and
+times whole ``agent.run`` turns on the offline lesson model, four ways, interleaved round by
+round so machine noise hits them alike:
+
+* ``no provider``          — the same agent without long-term memory (the baseline);
+* ``recall``               — the provider with ``store_turns=False``: one search per turn;
+* ``recall + persist``     — the provider with its defaults: search, then the awaited
+                             ``add_conversation`` write;
+* ``recall, text mode``    — the provider with ``search_mode="text"``: no query embedding, so
+                             this isolates what the provider and the HTTP hop cost;
+* ``search call (SDK)``    — the bare SDK search the provider makes, for reference;
+* ``provider, no server``  — the provider over an in-process client that answers instantly
+                             with five hits: the provider's own cost (query, render, inject,
+                             state, persist bookkeeping), without any server.
+
+The server runs two ways (``--server``): ``shipped`` is ``python -m lesson_utils.memory_server``
+exactly as a learner starts it; ``nodelay`` is the same app on a listening socket with
+``TCP_NODELAY`` set. The shipped server's accepted sockets keep Nagle's algorithm on, and its
+responses (headers, then body, in two writes) then wait out the client's ~40 ms delayed ACK —
+every request pays it. The ``nodelay`` rows show the cost without that artefact.
+
+Seeding is by direct store inserts (``MemoryStore.add_unchecked`` into a temporary SQLite
+file, before the server starts), not through HTTP: texts are all distinct and go into the
+full-text index as usual; vectors are real embeddings of a pool of base facts plus a little
+noise, since brute-force vector search costs the same whatever the values. Prints a Markdown
+table of median and p95 per configuration, and what each adds to the baseline median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from agent_framework import Agent  # noqa: E402
+from cortadel import SearchOptions  # noqa: E402
+
+from lesson_utils.cortadel import CortadelContextProvider, CortadelMemoryClient  # noqa: E402
+from lesson_utils.models import OfflineChatClient  # noqa: E402
+
+NAMES = "Alex Priya Kenji Lisa Omar Zoe Ben Ana Sam Ivy Noah Mia Leo Ava Raj Eva Tom Uma Kai Nia".split()
+FACTS = [
+    "ships on {day}", "likes {food}", "lives in {city}", "works at {company}", "prefers {drink} in the morning",
+    "runs {n} kilometres on {day}", "is allergic to {food}", "visited {city} last year", "plays chess on {day}",
+    "reads about {topic}", "wants to learn {topic}", "has a meeting with {company} on {day}",
+]
+DAYS = "Mondays Tuesdays Wednesdays Thursdays Fridays Saturdays Sundays".split()
+FOODS = "tea cake pasta sushi curry tacos peanuts ramen dumplings olives".split()
+CITIES = "Oslo Lisbon Nairobi Kyoto Lima Quebec Tunis Hanoi Perth Bergen".split()
+COMPANIES = "Contoso Fabrikam Northwind Tailspin Litware Adatum Woodgrove Proseware".split()
+DRINKS = "coffee tea cocoa juice water".split()
+TOPICS = "astronomy gardening Rust pottery sailing jazz chemistry poetry".split()
+QUESTIONS = [
+    "When do I usually ship?", "Where do I live?", "What do I like to eat?", "Where do I work?",
+    "What do I drink in the morning?", "What am I allergic to?", "What do I want to learn?",
+    "Which city did I visit last year?", "When do I play chess?", "What do I read about?",
+]
+CONFIGS = [
+    "no provider", "recall", "recall, text mode", "recall + persist", "search call (SDK)", "provider, no server",
+]
+
+
+class InstantClient:
+    """A MemoryClient that answers at once: isolates the provider's own cost."""
+
+    def __init__(self) -> None:
+        from cortadel import ConversationResult, SearchHit, SearchResults
+
+        self._hits = [SearchHit(id=f"i{n}", content=f"Alex fact number {n} ships on Fridays") for n in range(5)]
+        self._results, self._conversation = SearchResults, ConversationResult
+
+    async def search(self, query, options=None):
+        return self._results(query=query, results=list(self._hits), total=5)
+
+    async def add_conversation(self, messages, options=None):
+        return self._conversation(no_facts_extracted=True)
+
+    async def add(self, text, options=None):  # pragma: no cover - not used by the provider
+        raise NotImplementedError
+
+
+def fact(i: int, rng: np.random.Generator) -> str:
+    template = FACTS[i % len(FACTS)]
+    text = template.format(
+        day=DAYS[rng.integers(len(DAYS))], food=FOODS[rng.integers(len(FOODS))], city=CITIES[rng.integers(len(CITIES))],
+        company=COMPANIES[rng.integers(len(COMPANIES))], drink=DRINKS[rng.integers(len(DRINKS))],
+        topic=TOPICS[rng.integers(len(TOPICS))], n=int(rng.integers(3, 42)),
+    )
+    return f"{NAMES[i % len(NAMES)]} {text} (note {i})."
+
+
+def seed(db_path: Path, users: dict[str, int]) -> None:
+    from lesson_utils.memory_server.server import build_service
+    from lesson_utils.memory_server.store import NewMemory
+
+    service = build_service(db_path)
+    rng = np.random.default_rng(7)
+    pool_texts = [fact(i, rng) for i in range(240)]
+    pool = service.embedder.embed(pool_texts)
+    for user, count in users.items():
+        texts = [fact(i, rng) for i in range(count)]
+        noise = rng.normal(0, 0.05, size=(count, pool.shape[1])).astype(np.float32)
+        vectors = pool[np.arange(count) % len(pool)] + noise
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        memories = [NewMemory(user_id=user, content=t, memory_type="semantic", gist=t) for t in texts]
+        for start in range(0, count, 2000):
+            service.store.add_unchecked(memories[start : start + 2000], vectors[start : start + 2000])
+    service.store.close()
+
+
+NODELAY_LAUNCHER = """
+import socket, sys, uvicorn
+from lesson_utils.memory_server.app import create_app
+from lesson_utils.memory_server.server import bind_socket, build_service
+service = build_service(sys.argv[1])
+sock = bind_socket("127.0.0.1", 0)
+sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # inherited by accepted sockets
+print(f"listening on http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
+uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning", lifespan="off", access_log=False)).run(sockets=[sock])
+"""
+
+
+def start_server(db_path: Path, mode: str) -> tuple[subprocess.Popen[str], str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    if mode == "shipped":
+        command = [sys.executable, "-m", "lesson_utils.memory_server", "--db", str(db_path), "--port", "0", "--log-level", "warning"]
+    else:
+        command = [sys.executable, "-c", NODELAY_LAUNCHER, str(db_path)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(ROOT))
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        match = re.search(r"listening on (http://\S+)", line)
+        if match:
+            return proc, match.group(1)
+    raise RuntimeError("memory server did not start")
+
+
+async def measure(url: str, user: str, rounds: int) -> dict[str, list[float]]:
+    model = OfflineChatClient()
+    instructions = "You are a helpful assistant. Use what you remember; never invent memories."
+    recall = CortadelContextProvider(url, user, store_turns=False)
+    recall_text = CortadelContextProvider(url, user, store_turns=False, search_mode="text")
+    persist = CortadelContextProvider(url, user)
+    sdk = CortadelMemoryClient(url, user)
+    agents = {
+        "no provider": Agent(client=model, instructions=instructions),
+        "recall": Agent(client=model, instructions=instructions, context_providers=[recall]),
+        "recall, text mode": Agent(client=model, instructions=instructions, context_providers=[recall_text]),
+        "recall + persist": Agent(client=model, instructions=instructions, context_providers=[persist]),
+        "provider, no server": Agent(
+            client=model, instructions=instructions, context_providers=[CortadelContextProvider(client=InstantClient())]
+        ),
+    }
+
+    async def once(config: str, question: str) -> float:
+        started = time.perf_counter()
+        if config == "search call (SDK)":
+            await sdk.search(question, SearchOptions(top_k=5))
+        else:
+            agent = agents[config]
+            await agent.run(question, session=agent.create_session())
+        return (time.perf_counter() - started) * 1000
+
+    for i in range(10):  # warm-up: connections, caches, the first embedding
+        for config in CONFIGS:
+            await once(config, QUESTIONS[i % len(QUESTIONS)])
+    samples: dict[str, list[float]] = {c: [] for c in CONFIGS}
+    for r in range(rounds):
+        order = CONFIGS[r % len(CONFIGS) :] + CONFIGS[: r % len(CONFIGS)]
+        for config in order:
+            samples[config].append(await once(config, QUESTIONS[r % len(QUESTIONS)]))
+    for closable in (recall, recall_text, persist, sdk):
+        await closable.aclose()
+    return samples
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--server", choices=["shipped", "nodelay", "both"], default="both")
+    args = parser.parse_args()
+    modes = ["shipped", "nodelay"] if args.server == "both" else [args.server]
+
+    users = {f"bench-{size}": size for size in args.sizes}
+    with tempfile.TemporaryDirectory() as tmp:
+        db_path = Path(tmp) / "bench.sqlite3"
+        started = time.perf_counter()
+        seed(db_path, users)
+        print(f"seeded {sum(users.values())} memories by direct store inserts in {time.perf_counter() - started:.1f}s")
+        results = {}
+        for mode in modes:
+            proc, url = start_server(db_path, mode)
+            try:
+                for size in args.sizes:
+                    results[(mode, size)] = asyncio.run(measure(url, f"bench-{size}", args.rounds))
+            finally:
+                proc.terminate()
+                proc.wait(timeout=10)
+
+    print(f"\nPer-turn latency, offline model, local memory server over loopback ({args.rounds} interleaved rounds)\n")
+    print("| server | memories | configuration | median ms | p95 ms | adds to baseline median |")
+    print("|---|---:|---|---:|---:|---:|")
+    verdicts = []
+    for (mode, size), samples in results.items():
+        base = statistics.median(samples["no provider"])
+        for config in CONFIGS:
+            med = statistics.median(samples[config])
+            added = "—" if config in ("no provider", "search call (SDK)") else f"+{med - base:.2f}"
+            print(f"| {mode} | {size:,} | {config} | {med:.2f} | {p95(samples[config]):.2f} | {added} |")
+        verdicts.append((mode, size, statistics.median(samples["recall"]) - base))
+    print()
+    for mode, size, added in verdicts:
+        verdict = "met" if added < 10 else "MISSED"
+        print(f"{mode} server: recall adds {added:.2f} ms median at {size:,} memories (target < 10 ms): {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
