@@ -172,21 +172,27 @@ def test_lesson_runs_renders_and_chats_in_chromium(jupyterlab: tuple[str, str, P
             chat = page.locator(".lesson-chat-widget").last
             chat.wait_for(state="visible")
             chat.scroll_into_view_if_needed()
-            before = chat.locator(".lesson-chat-reply").count()
-            chat.locator("input[type='text']").fill("Hi, I'm Robin and I ship on Fridays.")
-            chat.get_by_role("button", name="Send").click()
-            # The reply's HTML is re-rendered for every streamed chunk, so query it afresh on each poll.
-            page.wait_for_function(
-                "(n) => { const chats = document.querySelectorAll('.lesson-chat-widget');"
-                " const replies = chats[chats.length - 1].querySelectorAll('.lesson-chat-reply');"
-                " return replies.length > n && !replies[n].textContent.includes('▌'); }",
-                arg=before,
-                timeout=30_000,
-            )
-            text = chat.locator(".lesson-chat-reply").nth(before).inner_text()
+            def send(message: str) -> str:
+                before = chat.locator(".lesson-chat-reply").count()
+                chat.locator("input[type='text']").fill(message)
+                chat.get_by_role("button", name="Send").click()
+                # The reply's HTML is re-rendered for every streamed chunk, so query it afresh on each poll.
+                page.wait_for_function(
+                    "(n) => { const chats = document.querySelectorAll('.lesson-chat-widget');"
+                    " const replies = chats[chats.length - 1].querySelectorAll('.lesson-chat-reply');"
+                    " return replies.length > n && !replies[n].textContent.includes('▌'); }",
+                    arg=before,
+                    timeout=30_000,
+                )
+                return chat.locator(".lesson-chat-reply").nth(before).inner_text()
+
+            first = send("Hi, I'm Robin and I ship on Fridays.")
             page.screenshot(path=str(SCREENSHOTS / f"{stem}_chat_reply.png"), full_page=True)
-            assert "Robin" in text, text
+            assert "Robin" in first, first
             assert chat.locator(".lesson-chat-error").count() == 0
+            # The widget keeps its session: a second turn can use the first.
+            second = send("What is my name?")
+            assert "Robin" in second, second
         except Exception:
             page.screenshot(path=str(SCREENSHOTS / f"{stem}_failure.png"), full_page=True)
             raise
