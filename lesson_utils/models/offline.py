@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import zlib
 from collections.abc import AsyncIterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -74,7 +75,8 @@ def _render_message(message: Message) -> list[str]:
     return out
 
 
-def _tool_specs(options: Mapping[str, Any]) -> list[ToolSpec]:
+def tool_specs_from(options: Mapping[str, Any]) -> list[ToolSpec]:
+    """The tools a request offers, as the model sees them (none when ``tool_choice`` is "none")."""
     if options.get("tool_choice") == "none":
         return []
     specs: list[ToolSpec] = []
@@ -96,7 +98,8 @@ def _tool_specs(options: Mapping[str, Any]) -> list[ToolSpec]:
     return specs
 
 
-def _instructions(options: Mapping[str, Any], messages: Sequence[Message]) -> str:
+def instructions_from(options: Mapping[str, Any], messages: Sequence[Message]) -> str:
+    """All instruction text of a request: the ``instructions`` option and any system messages."""
     parts: list[str] = []
     given = options.get("instructions")
     if isinstance(given, str):
@@ -155,16 +158,17 @@ class OfflineChatClient(
 
     async def _answer(self, messages: Sequence[Message], options: Mapping[str, Any]) -> tuple[Content, str, dict[str, int], str]:
         options = await self._validate_options(options)
+        tools = tool_specs_from(options)
         request = ModelRequest(
             messages=list(messages),
-            instructions=_instructions(options, messages),
-            tool_names=[spec.name for spec in _tool_specs(options)],
+            instructions=instructions_from(options, messages),
+            tool_names=[spec.name for spec in tools],
         )
         self.last_request = request
         decision = respond(
             instructions=request.instructions,
             messages=[m for m in messages if m.role != "system"],
-            tools=_tool_specs(options),
+            tools=tools,
         )
         if isinstance(decision, ToolCall):
             arguments = json.dumps(decision.arguments, ensure_ascii=False, sort_keys=True)
@@ -199,8 +203,6 @@ class OfflineChatClient(
         content, finish, usage, response_id = await self._answer(messages, options)
         common = {"role": "assistant", "response_id": response_id, "message_id": response_id, "model": self.model}
         if content.type == "text":
-            import re
-
             for piece in re.findall(r"\S+\s*|\s+", content.text or ""):
                 yield ChatResponseUpdate(contents=[Content.from_text(piece)], **common)  # type: ignore[arg-type]
         else:

@@ -12,7 +12,7 @@ from typing import Any
 
 from agent_framework import ChatContext, ChatMiddleware
 
-from .offline import ModelRequest, _instructions, _tool_specs
+from .offline import ModelRequest, instructions_from, tool_specs_from
 
 
 class RequestRecorder(ChatMiddleware):
@@ -34,8 +34,8 @@ class RequestRecorder(ChatMiddleware):
         self.requests.append(
             ModelRequest(
                 messages=messages,
-                instructions=_instructions(options, messages),
-                tool_names=[spec.name for spec in _tool_specs(options)],
+                instructions=instructions_from(options, messages),
+                tool_names=[spec.name for spec in tool_specs_from(options)],
             )
         )
         await call_next()

@@ -132,12 +132,17 @@ def _pending_tool_results(messages: Sequence[Message]) -> list[tuple[str, str]]:
     return pending
 
 
-def _tool_like(tools: Sequence[ToolSpec], pattern: re.Pattern[str], avoid: re.Pattern[str]) -> ToolSpec | None:
+def _tool_like(tools: Sequence[ToolSpec], pattern: re.Pattern[str], avoid: re.Pattern[str] | None = None) -> ToolSpec | None:
+    """The first offered tool whose name (else description) fits the pattern and not ``avoid``."""
+
+    def fits(text: str) -> bool:
+        return bool(pattern.search(text)) and not (avoid and avoid.search(text))
+
     for tool in tools:  # the name decides first; the description only when the name says nothing
-        if pattern.search(tool.name) and not avoid.search(tool.name):
+        if fits(tool.name):
             return tool
     for tool in tools:
-        if not avoid.search(tool.name) and pattern.search(tool.description) and not avoid.search(tool.description):
+        if not (avoid and avoid.search(tool.name)) and fits(tool.description):
             return tool
     return None
 
@@ -160,7 +165,7 @@ def _respond_to_input(
         return TextReply("Hello! What would you like to talk about?")
 
     remember = _REMEMBER_REQUEST.search(text)
-    if remember and remember.group("what").strip():
+    if remember and remember.group("what").strip() and not text.endswith("?"):
         what = remember.group("what").strip().rstrip(".!")
         add_tool = _tool_like(tools, _ADD_LIKE, _SEARCH_LIKE)
         if add_tool is not None:
@@ -185,7 +190,7 @@ def _respond_to_input(
                 continue
             answer = factlib.answer_question(question, sheet)
             if not answer.known:
-                search_tool = _tool_like(tools, _SEARCH_LIKE, re.compile(r"(?!x)x"))
+                search_tool = _tool_like(tools, _SEARCH_LIKE)
                 if search_tool is not None:
                     return _call(search_tool, ("query", "question", "text", "q", "search"), question)
             answers.append(answer.text)

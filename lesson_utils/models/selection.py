@@ -56,6 +56,7 @@ class ChatClientInfo:
     base_url: str | None
     reason: str
     env_file: str | None = None
+    # Names of the variables behind each setting (never their secret values), for error messages.
     settings: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def __str__(self) -> str:
@@ -150,9 +151,7 @@ def resolve_model(env: Mapping[str, str], *, env_file: str | None = None) -> Cha
     if kind == "offline":
         return ChatClientInfo("offline", OFFLINE_MODEL_NAME, None, reason, env_file, settings)
     if kind == "openai":
-        settings["api_key"], settings["api_key_var"] = _require(
-            env, kind, ("OPENAI_API_KEY",), "an API key", "sk-..."
-        )
+        _, settings["api_key_var"] = _require(env, kind, ("OPENAI_API_KEY",), "an API key", "sk-...")
         model, model_var = _get(env, "OPENAI_MODEL", "OPENAI_CHAT_COMPLETION_MODEL")
         settings["model_var"] = model_var or "OPENAI_MODEL"
         base_url = None
@@ -170,9 +169,8 @@ def resolve_model(env: Mapping[str, str], *, env_file: str | None = None) -> Cha
             "the name of your model deployment",
             "gpt-4o-mini",
         )
-        key, key_var = _get(env, "AZURE_OPENAI_API_KEY")
-        if key:
-            settings["api_key"], settings["api_key_var"] = key, key_var or "AZURE_OPENAI_API_KEY"
+        if _get(env, "AZURE_OPENAI_API_KEY")[0]:
+            settings["api_key_var"] = "AZURE_OPENAI_API_KEY"
         api_version, _ = _get(env, "AZURE_OPENAI_API_VERSION")
         if api_version:
             settings["api_version"] = api_version
@@ -184,9 +182,7 @@ def resolve_model(env: Mapping[str, str], *, env_file: str | None = None) -> Cha
         model, settings["model_var"] = _require(
             env, kind, ("LOCAL_MODEL", "OPENAI_MODEL"), "the name of a model your server serves", "llama3.2"
         )
-        key, key_var = _get(env, "LOCAL_MODEL_API_KEY")
-        settings["api_key"] = key or "not-needed"
-        settings["api_key_var"] = key_var or "LOCAL_MODEL_API_KEY"
+        settings["api_key_var"] = "LOCAL_MODEL_API_KEY"  # optional: most local servers check no key
         return ChatClientInfo(kind, model, base_url, reason, env_file, settings)
     # foundry
     endpoint, settings["url_var"] = _url(
@@ -227,8 +223,9 @@ _INFO: weakref.WeakKeyDictionary[Any, ChatClientInfo] = weakref.WeakKeyDictionar
 
 def get_chat_client(*, start: str | os.PathLike[str] | None = None) -> Any:
     """The chat client a lesson should use (the offline lesson model unless one is configured)."""
-    info = describe_chat_client(start=start)
-    client = _build(info)
+    env, env_file = lesson_environment(start)
+    info = resolve_model(env, env_file=str(env_file) if env_file else None)
+    client = _build(info, env)
     _INFO[client] = info
     logger.info("lesson model: %s", info)
     return client
@@ -242,17 +239,18 @@ def info_for(client: Any) -> ChatClientInfo | None:
         return None
 
 
-def _build(info: ChatClientInfo) -> Any:
+def _build(info: ChatClientInfo, env: Mapping[str, str]) -> Any:
     if info.kind == "offline":
         return OfflineChatClient()
     if info.kind == "foundry":
         return _build_foundry(info)
     LessonChatCompletionClient = _lesson_client_class()
     s = info.settings
+    api_key = _get(env, s.get("api_key_var", ""))[0] if s.get("api_key_var") else None
     if info.kind == "azure":
         kwargs: dict[str, Any] = {"model": info.model, "azure_endpoint": info.base_url}
-        if "api_key" in s:
-            kwargs["api_key"] = s["api_key"]
+        if api_key:
+            kwargs["api_key"] = api_key
         else:
             kwargs["credential"] = _azure_credential(info)
         if "api_version" in s:
@@ -260,7 +258,8 @@ def _build(info: ChatClientInfo) -> Any:
         return LessonChatCompletionClient(**kwargs)
     from openai import AsyncOpenAI
 
-    async_client = AsyncOpenAI(api_key=s["api_key"], base_url=info.base_url, max_retries=1, timeout=120.0)
+    # The OpenAI SDK insists on some key; a keyless local server ignores it.
+    async_client = AsyncOpenAI(api_key=api_key or "not-needed", base_url=info.base_url, max_retries=1, timeout=120.0)
     return LessonChatCompletionClient(model=info.model, async_client=async_client)
 
 

@@ -83,7 +83,7 @@ def to_second_person(text: str) -> str:
 _IRREGULAR_BASE = {"is": "are", "has": "have", "does": "do", "was": "were", "goes": "go", "isn't": "aren't",
                    "doesn't": "don't", "wasn't": "weren't", "hasn't": "haven't"}
 _IRREGULAR_THIRD = {v: k for k, v in _IRREGULAR_BASE.items()}
-_IRREGULAR_THIRD.update({"am": "is", "'m": "is"})
+_IRREGULAR_THIRD["am"] = "is"
 
 
 def verb_to_base(verb: str) -> str:

@@ -198,3 +198,12 @@ def test_env_example_documents_every_variable_the_selection_reads() -> None:
     aliases = {"OPENAI_CHAT_COMPLETION_MODEL", "AZURE_OPENAI_CHAT_COMPLETION_MODEL",
                "AZURE_OPENAI_CHAT_DEPLOYMENT_NAME", "FOUNDRY_MODEL_DEPLOYMENT_NAME"}
     assert undocumented <= aliases, undocumented
+
+
+def test_the_description_never_carries_a_secret(env) -> None:
+    import dataclasses
+
+    env.setenv("OPENAI_API_KEY", "sk-very-secret")
+    info = describe_chat_client()
+    assert "sk-very-secret" not in repr(info) + str(info) + repr(dataclasses.asdict(info))
+    assert info.settings["api_key_var"] == "OPENAI_API_KEY"
