@@ -34,10 +34,10 @@ def test_fake_satisfies_the_protocol(memory):
     assert isinstance(memory, MemoryClient)
 
 
-def test_base_url_and_user_id_build_an_sdk_client():
-    provider = CortadelContextProvider("http://127.0.0.1:9", "alice")
-    assert isinstance(provider.client, CortadelMemoryClient)
-    assert provider.user_id == "alice"
+async def test_base_url_and_user_id_build_an_sdk_client():
+    async with CortadelContextProvider("http://127.0.0.1:9", "alice", api_key="k") as provider:
+        assert isinstance(provider.client, CortadelMemoryClient)
+        assert provider.user_id == "alice" and provider.client.user_id == "alice"
 
 
 @pytest.mark.parametrize(
@@ -175,3 +175,14 @@ async def test_provider_closes_only_a_client_it_built(memory):
     async with CortadelContextProvider(client=mine):
         pass
     assert closed == []
+
+
+async def test_app_name_reaches_the_sdk_client_and_defaults_to_the_package():
+    from lesson_utils.cortadel.client import APP_NAME
+
+    default = CortadelContextProvider("http://127.0.0.1:9", "alice")
+    custom = CortadelContextProvider("http://127.0.0.1:9", "alice", app_name="my-app")
+    assert default.client.sdk_client._app_name == APP_NAME
+    assert custom.client.sdk_client._app_name == "my-app"
+    await default.aclose()
+    await custom.aclose()
