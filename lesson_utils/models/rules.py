@@ -228,17 +228,23 @@ def _about_the_assistant(question: str, instructions: str) -> str | None:
 
 
 def _latest_joke(messages: Sequence[Message]) -> str | None:
-    """The most recent assistant reply that is a joke (or a reworked joke) among the messages sent."""
+    """The most recent assistant joke among the messages sent.
+
+    A reply to a joke request (or to a follow-up on one) wins over any other assistant text that
+    merely looks like a joke (a question followed by more text).
+    """
     last_user = ""
-    candidates: list[str] = []
+    answered: list[str] = []
+    lookalikes: list[str] = []
     for msg in messages:
         if msg.role == "user":
             last_user = msg.text or ""
-        elif msg.role == "assistant" and msg.text:
-            asked = jokes.topic_of(last_user) is not None or jokes.is_transform_request(last_user)
-            if (asked or jokes.looks_like_joke(msg.text)) and "which joke" not in msg.text:
-                candidates.append(msg.text)
-    return candidates[-1] if candidates else None
+        elif msg.role == "assistant" and msg.text and "which joke" not in msg.text:
+            if jokes.topic_of(last_user) is not None or jokes.is_transform_request(last_user):
+                answered.append(msg.text)
+            elif jokes.looks_like_joke(msg.text):
+                lookalikes.append(msg.text)
+    return (answered or lookalikes or [None])[-1]
 
 
 def _third_person(what: str, sheet: factlib.FactSheet) -> str:

@@ -231,3 +231,15 @@ async def test_the_same_client_remembers_only_through_a_session() -> None:
     assert (await agent.run("When do I fly kites?", session=session)).text == "You fly kites on Saturdays."
     other = agent.create_session()
     assert "don't know" in (await agent.run("When do I fly kites?", session=other)).text
+
+
+async def test_a_later_question_reply_is_not_mistaken_for_the_joke() -> None:
+    out = await ask("Tell me a joke about owls", "Why do owls ... ? Hoot!", "Hello",
+                    "Hello! How can I help you today? What's your name?", "Add emojis to the joke")
+    assert "owls" in out and "help you" not in out
+
+
+async def test_a_real_models_joke_without_a_request_in_view_is_still_found() -> None:
+    out = await ask("Hi", "Here's one: why did the scarecrow win an award? He was outstanding in his field!",
+                    "Make it louder")
+    assert "SCARECROW" in out
