@@ -169,3 +169,17 @@ async def test_provider_tools_keep_their_own_defaults(memory, chat):
     search, _ = provider.tools
     await search.invoke(arguments={"query": "q"})
     assert memory.searches[0][1].top_k == 10
+
+
+@pytest.mark.parametrize("raise_on_error", [False, True])
+async def test_cancellation_propagates_from_both_tools_untouched(memory, raise_on_error):
+    import asyncio
+
+    memory.fail = asyncio.CancelledError()
+    seen: list[BaseException] = []
+    search, add = create_memory_tools(memory, on_error=seen.append, raise_on_error=raise_on_error)
+    with pytest.raises(asyncio.CancelledError):
+        await search.invoke(arguments={"query": "q"})
+    with pytest.raises(asyncio.CancelledError):
+        await add.invoke(arguments={"text": "t"})
+    assert seen == []
