@@ -194,3 +194,26 @@ async def test_request_recorder_sees_what_the_model_saw() -> None:
     assert [m.role for m in recorder.last_request.messages] == ["user", "assistant", "user"]
     assert recorder.last_request.instructions == client.last_request.instructions == "Be kind."
     assert recorder.last_request.render() == client.last_request.render()
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [],
+        [Message("assistant", ["Hello!"])],
+        [Message("user", [""])],
+        [Message("user", ["   "])],
+        [Message("user", ["?"])],
+        [Message("user", ["I'm 999 years old. How old am I?"])],
+        [Message("user", ["\u2764\ufe0f\U0001f99c \u00e6\u00f8\u00e5 \u4f60\u597d"])],
+        [Message("user", ["Remember that"])],
+        [Message("user", ["My"]), Message("user", ["I"])],
+        [Message("system", ["Only a system message."])],
+        [Message("user", ["- \n- \n-"])],
+        [Message("user", ["Tell me a joke about"])],
+        [Message("tool", [Content.from_function_result("nope", result=None)])],
+    ],
+)
+async def test_odd_input_never_raises_and_always_answers(messages: list[Message]) -> None:
+    response = await OfflineChatClient().get_response(messages)
+    assert response.text.strip()
