@@ -19,14 +19,13 @@ from typing import Any, ClassVar
 
 from agent_framework import (
     BaseChatClient,
+    ChatMiddlewareLayer,
     ChatResponse,
     ChatResponseUpdate,
     Content,
     FunctionInvocationLayer,
     Message,
-    ResponseStream,
 )
-from agent_framework._middleware import ChatMiddlewareLayer
 from agent_framework.observability import ChatTelemetryLayer
 
 from .rules import TextReply, ToolCall, ToolSpec, respond
