@@ -284,6 +284,11 @@ def answer_question(question: str, sheet: FactSheet) -> Answer:
         if best is not None:
             parts.append(best.text)
         elif asked and not parts and not missing:
+            if not re.search(r"(?i)\b(?:i|i'm|my|me|mine|myself)\b", q):
+                return Answer(
+                    "I don't know \u2014 I'm the offline lesson model: I only know what is in the messages I'm sent.",
+                    False,
+                )
             missing.append("that")
     if missing:
         said = _join(parts)
