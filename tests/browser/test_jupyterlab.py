@@ -11,6 +11,7 @@ Pick another lesson with ``LESSON_BROWSER_NOTEBOOK=03`` (a file-name prefix, or 
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -66,6 +67,10 @@ def free_port() -> int:
 def jupyterlab(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
     """A JupyterLab server on a temporary copy of the lesson; yields (base url, token, notebook name)."""
     lesson = lesson_path()
+    with open(lesson, encoding="utf-8") as f:
+        code = "".join("".join(c["source"]) for c in json.load(f)["cells"] if c["cell_type"] == "code")
+    if "ChatWidget(" not in code:
+        pytest.fail(f"{lesson.name} has no ChatWidget cell (its 'Try it yourself' cell) for the browser to chat through")
     work = tmp_path / "lessons"
     work.mkdir()
     shutil.copy(lesson, work / lesson.name)
