@@ -182,3 +182,27 @@ async def test_a_configured_local_model_that_is_down_fails_with_the_real_probe(m
     assert not result.ok
     assert result.detail.startswith(f"local (llama3.2) at http://127.0.0.1:{port}/v1 is configured (LESSON_MODEL=local) but did not answer")
     assert "Traceback" not in result.detail
+
+
+def test_without_a_checkout_the_pins_come_from_the_installed_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
+    requires = [
+        "agent-framework-core~=1.23.0",
+        'pytest>=8; extra == "test"',
+        'pywin32>=300; sys_platform == "nonexistent"',
+    ]
+    monkeypatch.setattr(env.importlib.metadata, "requires", lambda name: requires if name == "lesson-utils" else None)
+    monkeypatch.setattr(env.importlib.metadata, "metadata", lambda name: {"Requires-Python": ">=3.10"})
+    pins = env.read_pins(None)
+    assert [r.name for r in pins.requirements] == ["agent-framework-core"]
+    assert [r.name for r in env.read_pins(None, extras=["test"]).requirements] == ["agent-framework-core", "pytest"]
+    assert str(pins.requires_python) == ">=3.10" and pins.source == "installed lesson-utils metadata"
+
+
+async def test_unreadable_pins_are_a_fail_line_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(*_args: Any, **_kwargs: Any) -> Any:
+        raise importlib.metadata.PackageNotFoundError("lesson-utils")
+
+    monkeypatch.setattr(env, "read_pins", missing)
+    report = await env.check_environment(model=False, memory_server=False)
+    assert not report.ok
+    assert report.results[0].name == "pins" and "install" in report.results[0].fix
