@@ -58,9 +58,9 @@ class SessionInspector(widgets.VBox):
         self.header = widgets.HTML()
         self.body = widgets.HTML(layout=widgets.Layout(max_height="420px", overflow="auto"))
         self.path = widgets.Text(value=str(path), description="Save to", layout=widgets.Layout(width="60%"))
-        self.save_button = widgets.Button(description="Save session as JSON", icon="save")
+        self.save_button = widgets.Button(description="Save session as JSON", icon="save", layout=widgets.Layout(width="auto"))
         self.status = widgets.HTML("")
-        self.refresh_button = widgets.Button(description="Refresh", icon="refresh")
+        self.refresh_button = widgets.Button(description="Refresh", icon="refresh", layout=widgets.Layout(width="auto"))
         self.save_button.on_click(lambda _b: self.save())
         self.refresh_button.on_click(lambda _b: self.refresh())
         self._title = title
