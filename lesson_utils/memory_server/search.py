@@ -12,6 +12,7 @@ bi-encoder) and marks each hit's ``attributes["rerank"]`` as ``"cosine"`` to say
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +24,11 @@ RRF_K = 60
 MODES = ("hybrid", "text", "vector")
 #: Vector hits below this cosine similarity are not relevant enough to return on their own.
 MIN_SIMILARITY = 0.1
+
+
+# Embedding the query (onnxruntime) and the BM25 query (SQLite) both release the GIL, so the
+# hybrid mode runs them side by side.
+_QUERY_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memory-query-embed")
 
 
 @dataclass
@@ -54,13 +60,14 @@ def search(
     text_ranks: dict[int, int] = {}
     vector_ranks: dict[int, int] = {}
     similarity: dict[int, float] = {}
+    pending = _QUERY_POOL.submit(lambda: embedder.embed([query])[0]) if mode != "text" else None
     if mode in ("hybrid", "text"):
         for rank, seq in enumerate(
             store.text_search(user_id, query, depth, memory_type=memory_type, session_id=session_id), start=1
         ):
             text_ranks[seq] = rank
     if mode in ("hybrid", "vector"):
-        qvec = embedder.embed([query])[0]
+        qvec = pending.result()
         rank = 0
         for seq, sim in store.vector_search(user_id, qvec, depth, memory_type=memory_type, session_id=session_id):
             similarity[seq] = sim

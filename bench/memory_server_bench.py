@@ -1,0 +1,247 @@
+"""Benchmark of the local memory server: search latency by mode and store size, write
+throughput, and recall@5 on the evaluation set.
+
+    python bench/memory_server_bench.py                 # 1k, 10k, 100k memories (a few minutes)
+    python bench/memory_server_bench.py --quick         # 1k and 10k, fewer queries
+    python bench/memory_server_bench.py --sizes 1000 --queries 50 --skip-throughput
+
+How the scale points are built (say it plainly, since it matters for reading the numbers):
+embedding 100k texts with the real model would take many minutes on 2 cores, so the synthetic
+memories are inserted straight through the store with *precomputed* vectors — real
+all-MiniLM-L6-v2 embeddings of a pool of distinct synthetic sentences, each reused with a little
+noise. Every text is unique, so BM25 works on real postings. Queries are embedded with the real
+model at search time, and that time is included in every hybrid/vector figure. All memories
+belong to one user (the worst case: every search scans all of them). Targets: hybrid p95 under
+25 ms at 100k, recall@5 of at least 0.9.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from lesson_utils.memory_server import search as search_mod  # noqa: E402
+from lesson_utils.memory_server.auth import ApiKeys  # noqa: E402
+from lesson_utils.memory_server.embeddings import default_embedder  # noqa: E402
+from lesson_utils.memory_server.server import MemoryServer, bind_socket  # noqa: E402
+from lesson_utils.memory_server.service import MemoryService  # noqa: E402
+from lesson_utils.memory_server.store import IVF_MIN_VECTORS, MemoryStore, NewMemory  # noqa: E402
+
+EVAL = ROOT / "tests" / "memory_server" / "data" / "recall_eval.json"
+NAMES = "Alex Sam Priya Jonas Mei Tomas Ines Kofi Lena Omar Yuki Clara Ravi Noor Elena Felix".split()
+VERBS = ("likes", "ships", "visits", "cooks", "reads about", "plays", "studies", "fixes", "drives to", "writes about",
+         "dislikes", "collects", "paints", "teaches", "orders", "builds")
+THINGS = ("green tea", "the billing service", "Lisbon", "ramen", "astronomy", "the cello", "Rust", "old bikes",
+          "the office", "chess openings", "spicy food", "vinyl records", "watercolours", "kids' coding classes",
+          "sourdough", "garden sheds", "the mobile app", "jazz", "mountain huts", "board games")
+WHEN = ("on Fridays", "every morning", "in the summer", "after work", "at weekends", "twice a month",
+        "before lunch", "on holiday", "when it rains", "late at night")
+QUESTIONS = ("When does {n} usually deal with {t}?", "What does {n} think of {t}?", "Who cares about {t}?",
+             "What does {n} do {w}?", "Tell me about {t}", "{n} {t}")
+
+
+def synthetic_text(i: int, rng: random.Random) -> str:
+    return (f"{rng.choice(NAMES)} {rng.choice(VERBS)} {rng.choice(THINGS)} {rng.choice(WHEN)} "
+            f"(note {i})")
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def build_store(size: int, pool_vectors: np.ndarray, rng: random.Random, path: Path, dim: int, model: str):
+    store = MemoryStore(path, embedding_model=model, dim=dim)
+    nprng = np.random.default_rng(7)
+    batch = 5000
+    for start in range(0, size, batch):
+        n = min(batch, size - start)
+        texts = [synthetic_text(start + i, rng) for i in range(n)]
+        base = pool_vectors[nprng.integers(0, len(pool_vectors), n)]
+        vectors = base + nprng.normal(0, 0.02, base.shape).astype(np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        store.add_unchecked(
+            [NewMemory(user_id="bench", content=t, memory_type="semantic", gist=t) for t in texts], vectors)
+    return store
+
+
+def time_searches(store, embedder, queries, mode) -> list[float]:
+    for q in queries[:10]:  # warm-up
+        search_mod.search(store, embedder, "bench", q, top_k=10, mode=mode)
+    out = []
+    for q in queries:
+        start = time.perf_counter()
+        search_mod.search(store, embedder, "bench", q, top_k=10, mode=mode)
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def ann_agreement(store, embedder, queries) -> float:
+    """Mean overlap of the indexed vector top 10 with the exact (brute-force) top 10."""
+    index = store._vectors["bench"]
+    overlaps = []
+    for q in queries[:50]:
+        vec = embedder.embed([q])[0]
+        approx = {s for s, _ in index.search(vec, 10, None, None)}
+        exact = {s for s, _ in index.exact_search(vec, 10)}
+        overlaps.append(len(approx & exact) / 10)
+    return sum(overlaps) / len(overlaps)
+
+
+def time_http_searches(store, embedder, queries) -> list[float]:
+    server = MemoryServer(MemoryService(store, embedder, ApiKeys()), bind_socket("127.0.0.1", 0))
+    server._start(60)
+    out = []
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            for i, q in enumerate(queries[:10] + queries):
+                start = time.perf_counter()
+                response = http.post("/api/v1/memories/search", json={"user_id": "bench", "query": q, "top_k": 10})
+                elapsed = (time.perf_counter() - start) * 1000
+                response.raise_for_status()
+                if i >= 10:
+                    out.append(elapsed)
+    finally:
+        server.stop()  # also closes the store
+    return out
+
+
+def throughput(embedder, n_add: int, n_conv: int, tmp: Path) -> list[tuple[str, str]]:
+    store = MemoryStore(tmp / "throughput.sqlite3", embedding_model=embedder.model, dim=embedder.dim)
+    server = MemoryServer(MemoryService(store, embedder, ApiKeys()), bind_socket("127.0.0.1", 0))
+    server._start(60)
+    rng = random.Random(3)
+    rows = []
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            start = time.perf_counter()
+            for i in range(n_add):
+                http.post("/api/v1/memories", json={"user_id": "tp", "text": synthetic_text(i, rng)}).raise_for_status()
+            elapsed = time.perf_counter() - start
+            rows.append(("add (HTTP, real embedding, fsync per write)", f"{n_add / elapsed:.0f} memories/s"))
+            facts = 0
+            start = time.perf_counter()
+            for i in range(n_conv):
+                name, thing, when = rng.choice(NAMES), rng.choice(THINGS), rng.choice(WHEN)
+                messages = [
+                    {"role": "user", "content": f"Hi, I'm {name}. I usually work on {thing} {when}, "
+                                                f"and my favourite number is {i}. What do you think?"},
+                    {"role": "assistant", "content": "That sounds great! I will remember it."},
+                ]
+                body = http.post("/api/v1/memories/from-conversation",
+                                 json={"user_id": f"conv-{i % 7}", "messages": messages}).json()
+                facts += len(body.get("results") or [])
+            elapsed = time.perf_counter() - start
+            rows.append(("from-conversation (HTTP, 2 turns)",
+                         f"{n_conv / elapsed:.0f} conversations/s ({facts / elapsed:.0f} facts/s)"))
+    finally:
+        server.stop()
+    return rows
+
+
+def recall(embedder) -> list[tuple[str, float]]:
+    data = json.loads(EVAL.read_text(encoding="utf-8"))
+    store = MemoryStore(None, embedding_model=embedder.model, dim=embedder.dim)
+    facts = [item["fact"] for item in data["items"]]
+    records = store.add_unchecked(
+        [NewMemory(user_id="eval", content=f, memory_type="semantic") for f in facts], embedder.embed(facts))
+    ids = {r.seq: r.content for r in records}
+    out = []
+    for mode in search_mod.MODES:
+        hits = 0
+        for item in data["items"]:
+            found = search_mod.search(store, embedder, "eval", item["question"], top_k=5, mode=mode)
+            hits += item["fact"] in [ids.get(h.record.seq) for h in found]
+        out.append((mode, hits / len(data["items"])))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated store sizes")
+    parser.add_argument("--queries", type=int, default=200, help="timed queries per mode and size")
+    parser.add_argument("--pool", type=int, default=400, help="distinct sentences embedded for the vector pool")
+    parser.add_argument("--adds", type=int, default=200, help="memories added for the throughput row")
+    parser.add_argument("--conversations", type=int, default=100, help="conversations for the throughput row")
+    parser.add_argument("--quick", action="store_true", help="1k and 10k only, 60 queries, smaller throughput runs")
+    parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument("--skip-recall", action="store_true")
+    parser.add_argument("--skip-http", action="store_true", help="do not time hybrid search over HTTP")
+    args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.queries, args.adds, args.conversations = "1000,10000", 60, 60, 30
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+
+    t0 = time.perf_counter()
+    embedder = default_embedder()
+    load_s = time.perf_counter() - t0
+    rng = random.Random(11)
+    pool_texts = [synthetic_text(i, rng) for i in range(args.pool)]
+    t0 = time.perf_counter()
+    pool = embedder.embed(pool_texts)
+    pool_s = time.perf_counter() - t0
+    qrng = random.Random(5)
+    queries = [qrng.choice(QUESTIONS).format(n=qrng.choice(NAMES), t=qrng.choice(THINGS), w=qrng.choice(WHEN))
+               for _ in range(args.queries)]
+
+    print("# Local memory server benchmark")
+    try:
+        import os
+
+        print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
+    except (AttributeError, OSError):
+        pass
+    print(f"model load {load_s * 1000:.0f} ms; pool of {args.pool} sentences embedded in {pool_s:.1f} s "
+          f"({args.pool / pool_s:.0f} texts/s, batches of 32)")
+    print("Scale points: synthetic unique texts, inserted through the store with precomputed real-model vectors "
+          "(pool + noise); one user; queries embedded with the real model at search time (included).\n")
+    print("| memories | mode | median ms | p95 ms | build s |")
+    print("|---:|---|---:|---:|---:|")
+    ann_notes: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            t0 = time.perf_counter()
+            store = build_store(size, pool, random.Random(size), Path(tmp) / f"bench-{size}.sqlite3",
+                                embedder.dim, embedder.model)
+            build_s = time.perf_counter() - t0
+            for mode in search_mod.MODES:
+                lat = time_searches(store, embedder, queries, mode)
+                print(f"| {size:,} | {mode} | {statistics.median(lat):.1f} | {percentile(lat, 95):.1f} | "
+                      f"{build_s:.1f} |", flush=True)
+            if size >= IVF_MIN_VECTORS:
+                ann_notes.append(f"{size:,}: IVF vector index agrees with the exact top 10 on "
+                                 f"{ann_agreement(store, embedder, queries):.0%} of hits")
+            if not args.skip_http:
+                lat = time_http_searches(store, embedder, queries)
+                print(f"| {size:,} | hybrid over HTTP | {statistics.median(lat):.1f} | {percentile(lat, 95):.1f} | "
+                      f"{build_s:.1f} |", flush=True)
+            store.close()
+        for note in ann_notes:
+            print(f"\n{note} (exact scan below {IVF_MIN_VECTORS:,} memories per user)")
+        if not args.skip_throughput:
+            print("\n| write path | throughput |")
+            print("|---|---:|")
+            for name, value in throughput(embedder, args.adds, args.conversations, Path(tmp)):
+                print(f"| {name} | {value} |", flush=True)
+    if not args.skip_recall:
+        print("\n| recall@5 on tests/memory_server/data/recall_eval.json | value |")
+        print("|---|---:|")
+        for mode, value in recall(embedder):
+            print(f"| {mode} | {value:.3f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
