@@ -61,8 +61,9 @@ class ProviderActivity:
 class _TurnProbe(ContextProvider):
     """Runs right after ``provider`` in ``before_run`` and records what it added to the context."""
 
-    def __init__(self, recorder: TurnRecorder, provider: ContextProvider) -> None:
-        super().__init__(PROBE_SOURCE_ID)
+    def __init__(self, recorder: TurnRecorder, provider: ContextProvider, index: int) -> None:
+        # A distinct id per probe, so no duplicate-source_id check can trip over them.
+        super().__init__(f"{PROBE_SOURCE_ID}:{index}")
         self._recorder = recorder
         self._provider = provider
 
@@ -116,10 +117,10 @@ def observe_providers(agent: Any, recorder: TurnRecorder, session: AgentSession 
         yield
         return
     interleaved: list[Any] = []
-    for provider in providers:
+    for index, provider in enumerate(providers):
         interleaved.append(provider)
         if not isinstance(provider, _TurnProbe):
-            interleaved.append(_TurnProbe(recorder, provider))
+            interleaved.append(_TurnProbe(recorder, provider, index))
     providers[:] = interleaved
     try:
         yield
@@ -127,7 +128,17 @@ def observe_providers(agent: Any, recorder: TurnRecorder, session: AgentSession 
         # In place: the framework may have appended its own history provider during the run.
         providers[:] = [p for p in providers if not isinstance(p, _TurnProbe)]
         if session is not None:
-            session.state.pop(PROBE_SOURCE_ID, None)
+            drop_probe_slots(session.state)
+
+
+def is_probe_slot(source_id: str) -> bool:
+    return source_id.startswith(PROBE_SOURCE_ID)
+
+
+def drop_probe_slots(state: dict[str, Any]) -> None:
+    """Remove the empty state slots the framework created for the probes."""
+    for key in [k for k in state if isinstance(k, str) and is_probe_slot(k)]:
+        del state[key]
 
 
 def snapshot_state(session: AgentSession) -> dict[str, Any]:
@@ -137,7 +148,7 @@ def snapshot_state(session: AgentSession) -> dict[str, Any]:
     except Exception:  # an unregistered custom type must not break the widget
         logger.debug("session.to_dict() failed; falling back to deepcopy", exc_info=True)
         state = copy.deepcopy(session.state)
-    state.pop(PROBE_SOURCE_ID, None)
+    drop_probe_slots(state)
     return state
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ._render import esc, is_message_list, message_role, message_text, short
-from .activity import PROBE_SOURCE_ID
+from .activity import is_probe_slot
 
 logger = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ def summarize_state(session: Any) -> dict[str, dict[str, Any]]:
     """``session.state`` as plain data: per ``source_id``, each key's value with messages as "role: text"."""
     summary: dict[str, dict[str, Any]] = {}
     for source_id, slot in session.state.items():
-        if source_id == PROBE_SOURCE_ID:
+        if is_probe_slot(source_id):
             continue
         if not isinstance(slot, dict):
             summary[source_id] = {"value": slot}

@@ -36,7 +36,7 @@ def test_diff_of_equal_states_is_empty() -> None:
 def test_snapshot_is_a_json_copy_without_probe_slots() -> None:
     session = AgentSession()
     session.state["in_memory"] = {"messages": [Message(role="user", contents=["hi"])]}
-    session.state[PROBE_SOURCE_ID] = {}
+    session.state[f"{PROBE_SOURCE_ID}:0"] = {}
     snap = snapshot_state(session)
     assert list(snap) == ["in_memory"]
     session.state["in_memory"]["messages"].append(Message(role="assistant", contents=["hello"]))

@@ -113,7 +113,7 @@ async def test_the_turn_probes_never_outlive_a_turn(agent: Agent, client: Script
     client.fail_with = ValueError("boom")
     await say(widget, "again")
     assert [type(p).__name__ for p in agent.context_providers] == ["NameMemory", "InMemoryHistoryProvider"]
-    assert PROBE_SOURCE_ID not in widget.session.state
+    assert not [k for k in widget.session.state if k.startswith(PROBE_SOURCE_ID)]
     assert set(widget.session.state) == {"user_memory", "in_memory"}
 
 
@@ -167,3 +167,24 @@ async def test_on_turn_hooks_run_even_when_one_of_them_breaks(agent: Agent) -> N
     widget.on_turn(recorder)
     turn = await say(widget, "hi")
     assert turn.ok and seen == ["hi"]
+
+
+async def test_with_the_offline_model_and_the_cortadel_provider_across_sessions() -> None:
+    """End to end: what the Cortadel provider injected and stored shows up per turn."""
+    from lesson_utils import CortadelContextProvider, OfflineChatClient
+    from lesson_utils.memory_server import start_memory_server
+
+    async with start_memory_server() as server:
+        async with CortadelContextProvider(server.url, "alex") as memory:
+            agent = Agent(client=OfflineChatClient(), instructions="Be helpful.", context_providers=[memory])
+            first = await say(ChatWidget(agent), "I'm Alex. I ship on Fridays.")
+            assert first.ok and [a.source_id for a in first.activity] == ["in_memory"]
+
+            later = ChatWidget(agent)  # a brand-new session: no history
+            turn = await say(later, "When do I usually ship?")
+
+    assert turn.ok and "Friday" in turn.reply
+    cortadel = next(a for a in turn.activity if a.source_id == memory.source_id)
+    assert len(cortadel.context_messages) == 1 and "Friday" in cortadel.context_messages[0]
+    ids = later.session.state[memory.source_id]["injected_memory_ids"]
+    assert cortadel.stored == [f'injected_memory_ids: +["{ids[0]}"]']
