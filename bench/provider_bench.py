@@ -16,7 +16,11 @@ round so machine noise hits them alike:
 * ``search call (SDK)``    — the bare SDK search the provider makes, for reference;
 * ``provider, no server``  — the provider over an in-process client that answers instantly
                              with five hits: the provider's own cost (query, render, inject,
-                             state, persist bookkeeping), without any server.
+                             state, persist bookkeeping), without any server — this row also
+                             includes the offline model reading five more lines of context.
+
+It also times the provider's two hooks alone (``before_run`` + ``after_run`` called directly
+over the instant client), which is the provider's intrinsic cost per turn.
 
 The server runs two ways (``--server``): ``shipped`` is ``python -m lesson_utils.memory_server``
 exactly as a learner starts it; ``nodelay`` is the same app on a listening socket with
@@ -191,6 +195,22 @@ async def measure(url: str, user: str, rounds: int) -> dict[str, list[float]]:
     return samples
 
 
+async def hooks_only(turns: int = 2000) -> list[float]:
+    from agent_framework import AgentResponse, AgentSession, Message, SessionContext
+
+    provider = CortadelContextProvider(client=InstantClient(), deduplicate_across_turns=False)
+    samples = []
+    for _ in range(turns):
+        session = AgentSession()
+        context = SessionContext(input_messages=[Message(role="user", contents=["When do I usually ship?"])])
+        started = time.perf_counter()
+        await provider.before_run(agent=None, session=session, context=context, state={})
+        context._response = AgentResponse(messages=[Message(role="assistant", contents=["You ship on Fridays."])])
+        await provider.after_run(agent=None, session=session, context=context, state={})
+        samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
@@ -231,6 +251,9 @@ def main() -> int:
             added = "—" if config in ("no provider", "search call (SDK)") else f"+{med - base:.2f}"
             print(f"| {mode} | {size:,} | {config} | {med:.2f} | {p95(samples[config]):.2f} | {added} |")
         verdicts.append((mode, size, statistics.median(samples["recall"]) - base))
+    hooks = asyncio.run(hooks_only())
+    print(f"\nprovider hooks alone (before_run + after_run, instant client): median {statistics.median(hooks):.3f} ms, "
+          f"p95 {p95(hooks):.3f} ms")
     print()
     for mode, size, added in verdicts:
         verdict = "met" if added < 10 else "MISSED"
