@@ -14,8 +14,11 @@ import re
 from dataclasses import dataclass, field
 
 from .text import (
+    LETTER,
+    NAME_WORD,
     capitalize_first,
     content_stems,
+    looks_like_name,
     normalize_quotes,
     sentences,
     stem,
@@ -23,7 +26,8 @@ from .text import (
     verb_to_base,
 )
 
-_NAME = r"([A-Z][a-zA-Z'\-]+)"
+# Any script (Tomás, Łukasz, Zoë, Mary-Jane, O'Brien); _name_fact checks the capital letter.
+_NAME = rf"({NAME_WORD})"
 # Capitalised words that follow "I'm" without being a name.
 _NOT_NAMES = frozenset(
     """Fine Good Great Okay Ok OK Sorry Back Here There Not So Just Really Very Going Glad Happy Sure Tired
@@ -36,7 +40,7 @@ _AGE_UNITS = r"(?!\s*(?:%|percent|minutes?|mins?|hours?|days?|weeks?|months?|kg|
 _FIRST_PERSON_NAME = [
     re.compile(r"(?i:\bmy name(?:'s| is))\s+" + _NAME),
     re.compile(r"(?i:\bcall me|\bi go by)\s+" + _NAME),
-    re.compile(r"(?:^|(?<=[\s,.!;]))(?i:i'm|i am|im|this is|it's)\s+" + _NAME + r"(?![a-zA-Z'])"),
+    re.compile(r"(?:^|(?<=[\s,.!;]))(?i:i'm|i am|im|this is|it's)\s+" + _NAME + rf"(?!{LETTER}|')"),
 ]
 _FIRST_PERSON_AGE = [
     re.compile(r"(?i)(?:^|(?<=[\s,.!;]))(?:i'm|i am|im)\s+(\d{1,3})\b" + _AGE_UNITS + r"(?:\s*(?:years?|yrs?)(?:\s+old)?|\s*y/?o\b)?"),
@@ -115,7 +119,7 @@ class FactSheet:
 
 
 def _name_fact(name: str, source: str) -> Fact | None:
-    if name in _NOT_NAMES:
+    if name in _NOT_NAMES or not looks_like_name(name):
         return None
     return Fact(f"your name is {name}", slot="name", value=name, source=source)
 
@@ -124,6 +128,11 @@ def _age_fact(age: str, source: str) -> Fact | None:
     if not 0 < int(age) < 130:
         return None
     return Fact(f"you are {int(age)} years old", slot="age", value=str(int(age)), source=source)
+
+
+def _name_facts(patterns: list[re.Pattern[str]], text: str, source: str) -> list[Fact]:
+    """Name facts the patterns find, in pattern order; "I'm tired" and "I'm Fine" are skipped."""
+    return [fact for pattern in patterns for m in pattern.finditer(text) if (fact := _name_fact(m.group(1), source))]
 
 
 def first_person_facts(text: str, source: str = "user") -> list[Fact]:
@@ -138,11 +147,9 @@ def first_person_facts(text: str, source: str = "user") -> list[Fact]:
             if not clause:
                 continue
             slot_found = False
-            for pattern in _FIRST_PERSON_NAME:
-                if (m := pattern.search(clause)) and (fact := _name_fact(m.group(1), source)):
-                    found.append(fact)
-                    slot_found = True
-                    break
+            for fact in _name_facts(_FIRST_PERSON_NAME, clause, source)[:1]:
+                found.append(fact)
+                slot_found = True
             for pattern in _FIRST_PERSON_AGE:
                 if (m := pattern.search(clause)) and (fact := _age_fact(m.group(1), source)):
                     found.append(fact)
@@ -167,11 +174,10 @@ def third_person_facts(text: str, *, known_name: str | None, any_name: bool, sou
     line = _BULLET.sub("", normalize_quotes(text)).strip().rstrip(".!").strip()
     if not line or line.endswith("?"):
         return []
-    for pattern in _THIRD_PERSON_NAME:
-        if (m := pattern.search(line)) and (fact := _name_fact(m.group(1), source)):
-            return [fact]
+    if names_stated := _name_facts(_THIRD_PERSON_NAME, line, source):
+        return names_stated[:1]
     names = [re.escape(known_name)] if known_name else []
-    subject = "(?:" + "|".join([_SUBJECT, *names, *([r"[A-Z][a-z]+"] if any_name else [])]) + ")"
+    subject = "(?:" + "|".join([_SUBJECT, *names, *([NAME_WORD] if any_name else [])]) + ")"
     if m := re.match(rf"^(?i:age)\s*[:=]\s*(\d{{1,3}})\b", line):
         return [f] if (f := _age_fact(m.group(1), source)) else []
     if m := re.match(rf"^{subject}(?:'s age is| is| is aged| turned)\s+(\d{{1,3}})\b{_AGE_UNITS}", line):
@@ -202,12 +208,12 @@ _SUBJECT_STOP = frozenset(
 
 
 def subject_ok(line: str, known_name: str | None, any_name: bool) -> bool:
-    first = line.split()[0].split("'")[0]
+    first = re.sub(r"'s$", "", line.split()[0])  # "Alex's", "O'Brien's" -> the name itself
     if re.match(r"(?i)the user|user|the human", line):
         return True
     if known_name and first == known_name:
         return True
-    return any_name and first not in _SUBJECT_STOP
+    return any_name and looks_like_name(first) and first not in _SUBJECT_STOP
 
 
 def collect_facts(instructions: str, user_texts: list[str]) -> FactSheet:

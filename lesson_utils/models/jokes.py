@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from .text import normalize_quotes
+from .text import LETTER, normalize_quotes
 
 # A few topics a model would "know" a classic pun for; any other topic uses a template.
 _CLASSICS: dict[str, str] = {
@@ -48,7 +48,9 @@ _JOKE_ASK = re.compile(
 _TOPIC_AFTER = re.compile(
     r"(?i)\bjokes?\s+(?:about|on|involving|featuring|regarding|with)\s+(?:an?\s+|the\s+|some\s+|my\s+)?([^.?!,;]+)"
 )
-_TOPIC_BEFORE = re.compile(r"(?i)\b(?:an?|another|one|some|any)\s+([a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+jokes?\b")
+_TOPIC_BEFORE = re.compile(
+    rf"(?i)\b(?:an?|another|one|some|any)\s+({LETTER}(?:{LETTER}|-)*(?:\s+{LETTER}(?:{LETTER}|-)*)?)\s+jokes?\b"
+)
 _NOT_TOPICS = {"good", "funny", "short", "new", "bad", "dad", "quick", "little", "other", "more", "great", "fun"}
 _TRANSFORM_WORDS = re.compile(
     r"(?i)\b(?:emojis?|emoticons?|voice|like an? \w+|as an? \w+|shorter|short|brief|louder|shout|uppercase|"
@@ -119,8 +121,8 @@ def transform(joke: str, request: str) -> str:
 
 
 def _voice_in(req: str) -> str | None:
-    m = re.search(r"\bin (?:an?|the|a very)?\s*([a-z]+)(?:'s|s')? voice\b", req) or re.search(
-        r"\b(?:like|as) an? ([a-z]+)\b", req
+    m = re.search(rf"\bin (?:an?|the|a very)?\s*({LETTER}+)(?:'s|s')? voice\b", req) or re.search(
+        rf"\b(?:like|as) an? ({LETTER}+)\b", req
     )
     return m.group(1) if m else None
 
@@ -135,7 +137,7 @@ def _shorten(text: str) -> str:
 
 def _in_voice(text: str, voice: str) -> str:
     if voice == "parrot":
-        last = re.findall(r"[A-Za-z]+", text)[-1]
+        last = re.findall(rf"{LETTER}+", text)[-1]
         body = re.sub(r"([.!?])(\s+|$)", r"\1 *Squawk!* ", text).strip()
         return f"Squawk! {body} {last.capitalize()}! {last.capitalize()}! Squawk!"
     if voice == "pirate":
@@ -154,7 +156,7 @@ def _in_voice(text: str, voice: str) -> str:
 
 def _add_emojis(text: str) -> str:
     emojis: list[str] = []
-    for word in re.findall(r"[a-z]+", text.lower()):
+    for word in re.findall(rf"{LETTER}+", text.lower()):
         if word in _EMOJI and _EMOJI[word] not in emojis:
             emojis.append(_EMOJI[word])
     lead = "".join(emojis[:3]) or "\u2728"
@@ -185,4 +187,4 @@ def _translate(text: str, language: str) -> str:
         out = words.get(w.lower(), w)
         return out.capitalize() if w[:1].isupper() else out
 
-    return f"({label}, as well as a tiny offline model can:) " + re.sub(r"[A-Za-z]+", swap, text)
+    return f"({label}, as well as a tiny offline model can:) " + re.sub(rf"{LETTER}+", swap, text)

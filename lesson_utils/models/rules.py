@@ -24,7 +24,16 @@ from agent_framework import Message
 
 from . import facts as factlib
 from . import jokes
-from .text import capitalize_first, ensure_period, normalize_quotes, sentences, verb_to_third
+from .text import (
+    LETTER,
+    NAME_WORD,
+    capitalize_first,
+    ensure_period,
+    looks_like_name,
+    normalize_quotes,
+    sentences,
+    verb_to_third,
+)
 
 
 @dataclass(frozen=True)
@@ -63,9 +72,9 @@ _REMEMBER_REQUEST = re.compile(
 _GREETING = re.compile(r"(?i)^\W*(?:hi|hello|hey|howdy|good (?:morning|afternoon|evening)|greetings)\b")
 _ASK_FOR = re.compile(r"(?i)\bask (?:the user|them|him|her)?\s*(?:for|about|what)?\s*(?:their|his|her|the user's)\s+(\w+)")
 _VOICE_INSTRUCTION = re.compile(
-    r"(?i)\b(?:talk|speak|respond|answer|reply|write)\s+(?:like|as)\s+an?\s+([a-z]+)|\bin an?\s+([a-z]+)(?:'s)? voice"
+    rf"(?i)\b(?:talk|speak|respond|answer|reply|write)\s+(?:like|as)\s+an?\s+({LETTER}+)|\bin an?\s+({LETTER}+)(?:'s)? voice"
 )
-_ASSISTANT_NAME = re.compile(r"(?i)\b(?:your name is|you are called|you are named|call yourself)\s+([A-Z][\w-]+)")
+_ASSISTANT_NAME = re.compile(rf"(?i:\b(?:your name is|you are called|you are named|call yourself))\s+({NAME_WORD})")
 
 
 def respond(*, instructions: str, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> Decision:
@@ -109,8 +118,9 @@ def _user_texts(messages: Sequence[Message]) -> list[str]:
         if msg.role == "assistant" and msg.text:
             asked_name = bool(re.search(r"(?i)your name\s*\?", msg.text))
         elif msg.role == "user" and msg.text:
-            bare = re.fullmatch(r"\s*(?:it's\s+)?([A-Z][a-zA-Z'\-]+)\s*[.!]?\s*", msg.text)
-            texts.append(f"My name is {bare.group(1)}." if asked_name and bare else msg.text)
+            bare = re.fullmatch(rf"\s*(?:it's\s+)?({NAME_WORD})\s*[.!]?\s*", normalize_quotes(msg.text))
+            named = asked_name and bare is not None and looks_like_name(bare.group(1))
+            texts.append(f"My name is {bare.group(1)}." if named and bare else msg.text)
     return texts
 
 
@@ -223,7 +233,7 @@ def _acknowledge(text: str, sheet: factlib.FactSheet, *, only_name: bool = False
 def _about_the_assistant(question: str, instructions: str) -> str | None:
     if not re.search(r"(?i)\b(?:your name|who are you)\b", question):
         return None
-    m = _ASSISTANT_NAME.search(instructions or "")
+    m = next((m for m in _ASSISTANT_NAME.finditer(instructions or "") if looks_like_name(m.group(1))), None)
     return f"My name is {m.group(1)}." if m else "I'm the offline lesson model."
 
 

@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import re
 
+# A letter in any script ("\w" minus digits and "_"): names and words such as Tomás, Łukasz, Zürich.
+LETTER = r"[^\W\d_]"
+# A name: letters with inner hyphens or apostrophes (Mary-Jane, O'Brien), never a trailing possessive "'s".
+NAME_WORD = rf"{LETTER}(?:{LETTER}|-(?={LETTER})|'(?!s\b)(?={LETTER}))+"
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-_WORD = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+_WORD = re.compile(rf"[^\W_]+(?:'{LETTER}+)?")
 
 # Words that carry no meaning for matching a question to a fact.
 STOPWORDS = frozenset(
@@ -77,7 +82,7 @@ def to_second_person(text: str) -> str:
         repl = _PERSON_SWAP.get(token.lower())
         return repl if repl is not None else token
 
-    return re.sub(r"[A-Za-z]+(?:'[a-z]+)?", swap, normalize_quotes(text))
+    return re.sub(rf"{LETTER}+(?:'{LETTER}+)?", swap, normalize_quotes(text))
 
 
 _IRREGULAR_BASE = {"is": "are", "has": "have", "does": "do", "was": "were", "goes": "go", "isn't": "aren't",
@@ -115,6 +120,11 @@ def verb_to_third(verb: str) -> str:
 def token_count(text: str) -> int:
     """A rough, deterministic token count (words and punctuation marks)."""
     return len(re.findall(r"\w+|[^\w\s]", text or ""))
+
+
+def looks_like_name(word: str) -> bool:
+    """A capitalised word in any script: "Tomás" and "Łukasz" yes, "tired" no."""
+    return bool(word) and word[0].isupper()
 
 
 def capitalize_first(text: str) -> str:
