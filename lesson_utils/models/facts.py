@@ -247,6 +247,14 @@ _ASKS_ALL = re.compile(
     r"what do you (?:know|remember)\??$|tell me about (?:me|myself))"
 )
 _SLOT_WORDS = {stem(w) for w in ("name", "old", "age", "called", "call", "years")}
+# A question is about the user when the user is in it as "I"/"my" ("Where do I work?", "What's my
+# dog called?"), not merely as the one helped ("Can you recommend me a book?", "What should I cook?").
+_ABOUT_THE_USER = re.compile(r"(?i)\b(?:i|i'm|i've|i'd|my|mine|myself)\b|\babout me\b")
+_ASKS_ADVICE = re.compile(r"(?i)\b(?:should|shall|can|could|may|might) i\b|\bhow (?:can|should|would|could) i\b")
+OFFLINE_ONLY = (
+    "I'm the offline lesson model, so I can only answer from what you tell me in this conversation "
+    "\u2014 for anything else, set a real model in .env (see notebook 00)."
+)
 _SMALL_TALK = re.compile(r"(?i)\bhow (?:are|r) (?:you|u)\b|\bhow's it going\b|\bwhat's up\b")
 
 
@@ -265,6 +273,12 @@ def is_question(text: str) -> bool:
             text,
         )
     )
+
+
+def is_about_the_user(question: str) -> bool:
+    """Whether a question asks for a fact about the user, which only the user could have told."""
+    q = normalize_quotes(question)
+    return bool(_ABOUT_THE_USER.search(q)) and not _ASKS_ADVICE.search(q)
 
 
 def answer_question(question: str, sheet: FactSheet) -> Answer:
@@ -290,11 +304,8 @@ def answer_question(question: str, sheet: FactSheet) -> Answer:
         if best is not None:
             parts.append(best.text)
         elif asked and not parts and not missing:
-            if not re.search(r"(?i)\b(?:i|i'm|my|me|mine|myself)\b", q):
-                return Answer(
-                    "I don't know \u2014 I'm the offline lesson model: I only know what is in the messages I'm sent.",
-                    False,
-                )
+            if not is_about_the_user(q):
+                return Answer(OFFLINE_ONLY, False)  # a request or world question: no "you haven't told me"
             missing.append("that")
     if missing:
         said = _join(parts)

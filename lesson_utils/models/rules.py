@@ -212,10 +212,7 @@ def _respond_to_input(
         return TextReply(ack)
     if _GREETING.match(text):
         return TextReply(f"Hello{', ' + sheet.name if sheet.name else ''}! How can I help you today?")
-    return TextReply(
-        f'You said: "{text}". I am the offline lesson model: I answer from the messages I am sent \u2014 '
-        "facts you tell me, questions about them, and jokes."
-    )
+    return TextReply(factlib.OFFLINE_ONLY)  # a request it has no rule for: say so plainly, once
 
 
 def _acknowledge(text: str, sheet: factlib.FactSheet, *, only_name: bool = False) -> str:

@@ -247,5 +247,5 @@ async def test_a_real_models_joke_without_a_request_in_view_is_still_found() -> 
 
 async def test_questions_about_the_world_are_honestly_unknown() -> None:
     answer = await ask("What is the capital of Peru?")
-    assert "don't know" in answer and "offline lesson model" in answer
+    assert "offline lesson model" in answer and "haven't told me" not in answer
     assert "you haven't told me" in await ask("Where do I work?")
