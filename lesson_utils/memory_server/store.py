@@ -169,6 +169,8 @@ def _record(row: sqlite3.Row | tuple) -> MemoryRecord:
 TEXT_POSTINGS_BUDGET = 5_000
 #: Below this many vectors per user, search is exact brute force; above, an IVF index is used.
 IVF_MIN_VECTORS = 20_000
+#: An IVF search scans the nearest 1/IVF_PROBE_DIVISOR of the partitions (at least 8).
+IVF_PROBE_DIVISOR = 16
 
 
 class _UserVectors:
@@ -266,9 +268,10 @@ class _UserVectors:
             self._train()
         assert self.centroids is not None
         nlist = len(self.centroids)
-        nprobe = max(8, nlist // 12)
-        probed = np.argpartition(-(self.centroids @ query), nprobe - 1)[:nprobe]
-        return np.flatnonzero(np.isin(self.assign[: self.size], probed))
+        nprobe = max(8, nlist // IVF_PROBE_DIVISOR)
+        probed = np.zeros(nlist, dtype=bool)
+        probed[np.argpartition(-(self.centroids @ query), nprobe - 1)[:nprobe]] = True
+        return np.flatnonzero(probed[self.assign[: self.size]])
 
     def search(
         self, query: np.ndarray, limit: int, memory_type: str | None, session_id: str | None
