@@ -27,8 +27,6 @@ from .tools import MAX_TOP_K, MIN_TOP_K, build_memory_tools
 
 __all__ = ["CortadelContextProvider", "DEFAULT_SOURCE_ID", "INJECTED_IDS_KEY", "MAX_QUERY_CHARS"]
 
-logger = logging.getLogger(__name__)
-
 DEFAULT_SOURCE_ID = "cortadel"
 INJECTED_IDS_KEY = "injected_memory_ids"
 """Key in ``session.state[source_id]``: ids already injected in this session, newest last."""
@@ -63,8 +61,29 @@ class CortadelContextProvider(ContextProvider):
     :meth:`aclose`). Use ``async with`` or call :meth:`aclose` — the framework never disposes a
     provider, and closing is what drains background writes (``await_persist=False``).
 
-    Options mirror Cortadel.AgentFramework (``ThrowOnError`` → ``raise_on_error``,
-    ``StateKeyPrefix`` → ``source_id``); see the lesson_utils README for the full table.
+    Options mirror Cortadel.AgentFramework's (``ThrowOnError`` → ``raise_on_error``,
+    ``StateKeyPrefix`` → ``source_id``), with the same defaults:
+
+    Args:
+        base_url, user_id, api_key, app_name: build (and own) an SDK client for one user;
+            ``app_name`` labels searches in Cortadel's access log.
+        client: a ready :class:`MemoryClient` instead; you own its lifetime.
+        source_id: key in ``session.state`` and on injected messages; distinct per provider.
+        top_k: memories recalled per turn, 1–50 (default 5: this runs on every turn).
+        search_mode: ``"hybrid"``, ``"text"`` or ``"vector"``.
+        rerank: ``"cross_encoder"`` to rerank server-side, or ``None``.
+        memory_type: restrict recall to ``"episodic"``, ``"semantic"`` or ``"procedural"``.
+        context_prompt: header above the recalled lines.
+        inject_as: ``"message"`` (a user-role context message) or ``"instructions"``.
+        scope_recall_to_session: recall only what was stored under this session.
+        deduplicate_across_turns: skip memories already injected in this session.
+        max_remembered_ids: cap on remembered ids per session; 0 remembers none.
+        store_turns: persist each completed turn (``False`` for a read-only agent).
+        await_persist: await the write inside the turn; ``False`` writes in the background
+            and :meth:`aclose` drains it.
+        is_agent_memory, tags, project: forwarded with every stored turn.
+        include_memory_tools: also hand ``search_memory`` / ``add_memories`` to each run.
+        raise_on_error, on_error, logger: failure handling, shared with the tools.
     """
 
     def __init__(
