@@ -343,6 +343,7 @@ class MemoryStore:
         self._db.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', 'bm25(0.0, 1.0)')")
         self._vectors: dict[str, _UserVectors] = {}
         self._df_cache: dict[str, tuple[int, int]] = {}
+        self._attr_cache: dict[tuple[str, str], Any] = {}
         self._fts_rows = self._db.execute("SELECT count(*) FROM memories").fetchone()[0]
         self._check_meta()
         self._load_vectors()
@@ -501,6 +502,10 @@ class MemoryStore:
             self._db.execute("ROLLBACK")
             raise
         self._fts_rows += len(out)
+        for rec in out:
+            for key, value in rec.attributes.items():
+                if (rec.user_id, key) in self._attr_cache and value is not None:
+                    self._attr_cache[(rec.user_id, key)] = value
         for rec, vec in zip(out, vectors):
             self._user_vectors(rec.user_id).add(rec.seq, np.asarray(vec, dtype=np.float32), rec.memory_type, rec.session_id)
         return out
@@ -530,6 +535,8 @@ class MemoryStore:
                 self._db.execute("ROLLBACK")
                 raise
             self._fts_rows -= len(seqs)
+            for cached in [k for k in self._attr_cache if k[0] == user_id]:
+                del self._attr_cache[cached]
             index = self._user_vectors(user_id)
             for s in seqs:
                 index.remove(s)
@@ -690,15 +697,20 @@ class MemoryStore:
             return {s: index.vecs[index.pos[s]].copy() for s in seqs if s in index.pos}
 
     def latest_attribute(self, user_id: str, key: str) -> Any:
-        """The newest value of ``attributes[key]`` among the user's memories (e.g. their name)."""
+        """The newest value of ``attributes[key]`` among the user's memories (e.g. their name).
+
+        Cached per (user, key): a write carrying the key updates it, a delete forgets the user."""
         if not re.fullmatch(r"[a-z_]+", key):
             raise ValueError("attribute keys are lower-case identifiers")
         with self._lock:
+            if (user_id, key) in self._attr_cache:
+                return self._attr_cache[(user_id, key)]
             row = self._db.execute(
                 f"SELECT json_extract(attributes, '$.{key}') FROM memories WHERE user_id = ?"
                 f" AND json_extract(attributes, '$.{key}') IS NOT NULL ORDER BY seq DESC LIMIT 1",
                 (user_id,),
             ).fetchone()
+            self._attr_cache[(user_id, key)] = row[0] if row else None
         return row[0] if row else None
 
     def count(self, user_id: str | None = None) -> int:

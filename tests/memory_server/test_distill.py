@@ -66,3 +66,16 @@ def test_name_detection_ignores_adjectives_and_nationalities():
     assert find_name([Turn("user", "I'm German.")]) is None
     assert find_name([Turn("user", "Call me Priya, please.")]) == "Priya"
     assert find_name([Turn("assistant", "My name is Bot.")]) is None
+
+
+def test_the_stored_name_follows_the_user_and_is_forgotten_with_the_memory(server):
+    from cortadel import ChatMessage, SyncCortadelClient
+
+    with SyncCortadelClient(server.url, "named") as client:
+        client.add_conversation([ChatMessage("user", "I am vegan.")])
+        named = client.add_conversation([ChatMessage("user", "My name is Robin.")]).results[0]
+        later = client.add_conversation([ChatMessage("user", "I work nights.")]).results[0]
+        assert later.memory == "Robin works nights."
+        client.delete([named.id])
+        assert client.add_conversation([ChatMessage("user", "I like owls.")]).results[0].memory == \
+            "The user likes owls."
