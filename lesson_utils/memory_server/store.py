@@ -166,7 +166,7 @@ def _record(row: sqlite3.Row | tuple) -> MemoryRecord:
 
 
 #: Most posting-list entries one full-text query scores (see MemoryStore._informative).
-TEXT_POSTINGS_BUDGET = 5_000
+TEXT_POSTINGS_BUDGET = 3_000
 #: Below this many vectors per user, search is exact brute force; above, an IVF index is used.
 IVF_MIN_VECTORS = 20_000
 #: An IVF search scans the nearest 1/IVF_PROBE_DIVISOR of the partitions (at least 8).
@@ -614,13 +614,15 @@ class MemoryStore:
         # The owner token makes a user's query an index intersection, which pays off when the user
         # owns a minority of the rows; when they own most of them, filtering the joined rows is cheaper.
         mine = self._vectors[user_id].size if user_id in self._vectors else 0
-        everyone = sum(index.size for index in list(self._vectors.values()))
+        everyone = self._fts_rows
         use_owner = mine * 2 <= everyone
+        only_user = mine == everyone  # a one-user store needs no user filter at all
         match = f'owner : "{owner_token(user_id)}" AND {content}' if use_owner else content
         args: list[Any] = [match]
         extra = []
-        join = not use_owner or memory_type is not None or session_id is not None
-        if not use_owner:
+        filter_rows = not use_owner and not only_user
+        join = filter_rows or memory_type is not None or session_id is not None
+        if filter_rows:
             extra.append("m.user_id = ?")
             args.append(user_id)
         if memory_type is not None:

@@ -52,3 +52,25 @@ def test_common_terms_are_dropped_beyond_the_postings_budget(monkeypatch):
     monkeypatch.setattr(store_mod, "TEXT_POSTINGS_BUDGET", 10_000)
     with store._lock:
         assert store._informative(["alex", "pixel"]) == ["alex", "pixel"]
+
+
+def test_full_text_search_is_scoped_to_the_user_on_every_query_plan():
+    store = MemoryStore(None, embedding_model="test", dim=4)
+    vec = _unit(np.ones((1, 4)))
+
+    def add(user: str, text: str) -> None:
+        store.add_unchecked([NewMemory(user_id=user, content=text, memory_type="semantic")], vec)
+
+    def texts(user: str) -> list[str]:
+        return [r.content for r in store.fetch(store.text_search(user, "kiwi", 50)).values()]
+
+    add("solo", "solo eats kiwi")
+    assert texts("solo") == ["solo eats kiwi"]  # the only user: no filter needed
+    assert texts("nobody") == []
+    for i in range(5):
+        add("major", f"major eats kiwi {i}")  # owns most rows: filtered through the join
+    add("minor", "minor eats kiwi")  # owns few rows: filtered by the owner token
+    assert sorted(texts("major")) == [f"major eats kiwi {i}" for i in range(5)]
+    assert texts("minor") == ["minor eats kiwi"]
+    assert texts("solo") == ["solo eats kiwi"]
+    assert texts("nobody") == []
