@@ -609,7 +609,7 @@ class MemoryStore:
         if not terms:
             return []
         with self._lock:
-            terms = self._informative(terms)
+            terms, capped = self._informative(terms)
         content = "content : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in terms) + ")"
         # The owner token makes a user's query an index intersection, which pays off when the user
         # owns a minority of the rows; when they own most of them, filtering the joined rows is cheaper.
@@ -631,30 +631,34 @@ class MemoryStore:
         if session_id is not None:
             extra.append("m.session_id = ?")
             args.append(session_id)
-        sql = "SELECT f.rowid FROM memories_fts f"
+        sql = "SELECT f.rowid AS seq, f.rank AS score FROM memories_fts f"
         if join:
             sql += " JOIN memories m ON m.seq = f.rowid"
         sql += " WHERE memories_fts MATCH ?"
         if extra:
             sql += " AND " + " AND ".join(extra)
-        sql += " ORDER BY f.rank LIMIT ?"
+        if capped:  # even the rarest term is common: rank only its newest matches
+            sql = f"SELECT seq FROM ({sql} ORDER BY f.rowid DESC LIMIT {TEXT_POSTINGS_BUDGET}) ORDER BY score LIMIT ?"
+        else:
+            sql += " ORDER BY f.rank LIMIT ?"
         args.append(limit)
         with self._lock:
             return [r[0] for r in self._db.execute(sql, args)]
 
-    def _informative(self, terms: list[str]) -> list[str]:
+    def _informative(self, terms: list[str]) -> tuple[list[str], bool]:
         """The query terms to score, rarest first, within a budget of posting-list entries.
 
         Scoring a term costs one step per memory containing it, and a very common term (a
         user's own name can be in nearly every memory) carries almost no BM25 weight. So terms
         are taken from the rarest up while their document frequencies add up to at most
-        ``TEXT_POSTINGS_BUDGET``; the rarest term is always kept. Below the budget — every store
-        of lesson size — nothing is dropped and the ranking is plain BM25. Document frequencies
-        are cached until the index grows or shrinks by a tenth.
+        ``TEXT_POSTINGS_BUDGET``; the rarest term is always kept. If even that one is more common
+        than the budget (``capped``), only its newest matches are ranked. Below the budget —
+        every store of lesson size — nothing is dropped and the ranking is plain BM25. Document
+        frequencies are cached until the index grows or shrinks by a tenth.
         """
         rows = self._fts_rows
-        if rows <= TEXT_POSTINGS_BUDGET or len(terms) < 2:
-            return terms
+        if rows <= TEXT_POSTINGS_BUDGET:
+            return terms, False
         dfs = {}
         for term in terms:
             cached = self._df_cache.get(term)
@@ -674,7 +678,7 @@ class MemoryStore:
                 break
             kept.append(term)
             spent += dfs[term]
-        return kept
+        return kept, spent > TEXT_POSTINGS_BUDGET
 
     def vector_search(
         self,

@@ -45,13 +45,16 @@ def test_common_terms_are_dropped_beyond_the_postings_budget(monkeypatch):
     store.add_unchecked([NewMemory(user_id="u", content=t, memory_type="semantic") for t in texts],
                         _unit(np.ones((300, 4))))
     with store._lock:
-        assert store._informative(["alex", "pixel"]) == ["pixel"]  # "alex" is in every memory
+        assert store._informative(["alex", "pixel"]) == (["pixel"], False)  # "alex" is in every memory
+        assert store._informative(["alex"]) == (["alex"], True)  # too common alone: newest matches only
     hits = store.text_search("u", "Is Alex's cat Pixel?", 5)
     assert [store.fetch(hits)[h].content for h in hits] == ["Alex has a cat called Pixel"]
+    newest = store.text_search("u", "Alex", 300)
+    assert sorted(newest) == list(range(251, 301))  # capped to the 50 newest matches, ranked by BM25
     # Under the budget nothing is dropped.
     monkeypatch.setattr(store_mod, "TEXT_POSTINGS_BUDGET", 10_000)
     with store._lock:
-        assert store._informative(["alex", "pixel"]) == ["alex", "pixel"]
+        assert store._informative(["alex", "pixel"]) == (["alex", "pixel"], False)
 
 
 def test_full_text_search_is_scoped_to_the_user_on_every_query_plan():
