@@ -608,8 +608,13 @@ class MemoryStore:
         terms = query_terms(query)
         if not terms:
             return []
-        with self._lock:
-            terms, capped = self._informative(terms)
+        with self._lock:  # one section: the plan below depends on row counts a write could change
+            return self._text_search_locked(user_id, terms, limit, memory_type, session_id)
+
+    def _text_search_locked(
+        self, user_id: str, terms: list[str], limit: int, memory_type: str | None, session_id: str | None
+    ) -> list[int]:
+        terms, capped = self._informative(terms)
         content = "content : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in terms) + ")"
         # The owner token makes a user's query an index intersection, which pays off when the user
         # owns a minority of the rows; when they own most of them, filtering the joined rows is cheaper.
@@ -642,8 +647,7 @@ class MemoryStore:
         else:
             sql += " ORDER BY f.rank LIMIT ?"
         args.append(limit)
-        with self._lock:
-            return [r[0] for r in self._db.execute(sql, args)]
+        return [r[0] for r in self._db.execute(sql, args)]
 
     def _informative(self, terms: list[str]) -> tuple[list[str], bool]:
         """The query terms to score, rarest first, within a budget of posting-list entries.
