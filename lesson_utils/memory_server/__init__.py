@@ -9,6 +9,17 @@ point ``CORTADEL_BASE_URL`` at a real Cortadel server instead when you have one.
         ...  # CortadelClient(server.url, "alex")
 
 From a shell: ``python -m lesson_utils.memory_server --db memories.sqlite3``.
+
+What differs from a real Cortadel server, honestly:
+
+* Facts are distilled from conversations by rules (``distill.py``), not by a model: plain
+  first-person statements become third-person facts; anything subtler is missed.
+* ``rerank="cross_encoder"`` is accepted, but there is no cross-encoder: the fused candidates are
+  re-sorted by embedding cosine similarity and each hit says ``attributes["rerank"] == "cosine"``.
+* ``expand_query``, ``include_faded``, ``include_session_arm`` and ``include_superseded`` are
+  accepted and have nothing to act on (no synonyms, fading, session summaries or versions).
+* Above 20,000 memories per user the vector arm is approximate (an IVF index), and a BM25 query
+  whose every term is very common ranks only that term's newest matches — see ``store.py``.
 """
 
 from .server import MemoryServer, default_db_path, start_memory_server
