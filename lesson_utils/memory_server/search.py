@@ -12,6 +12,9 @@ bi-encoder) and marks each hit's ``attributes["rerank"]`` as ``"cosine"`` to say
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -29,6 +32,51 @@ MIN_SIMILARITY = 0.1
 # Embedding the query (onnxruntime) and the BM25 query (SQLite) both release the GIL, so the
 # hybrid mode runs them side by side.
 _QUERY_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memory-query-embed")
+
+#: Most query vectors remembered per embedder (384 floats each: 256 are ~400 KB).
+QUERY_CACHE_SIZE = 256
+
+
+class QueryVectorCache:
+    """Recently embedded queries, per embedder object, keyed by the exact query text.
+
+    Helps only when the very same text is searched again — a question asked twice, a notebook
+    cell run again, a listing paged through with the same ``search_query``. Anything else, even a
+    one-character difference, is embedded afresh. Entries belong to one embedder object (and its
+    ``model`` name), so two embedders never share vectors; least recently used entries go first.
+    """
+
+    def __init__(self, size: int = QUERY_CACHE_SIZE) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._per_embedder: weakref.WeakKeyDictionary[Embedder, OrderedDict[tuple[str, str], np.ndarray]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def embed(self, embedder: Embedder, text: str) -> np.ndarray:
+        """The (read-only) vector of ``text``, from the cache or freshly embedded."""
+        key = (str(getattr(embedder, "model", "")), text)
+        with self._lock:
+            try:
+                entries = self._per_embedder.setdefault(embedder, OrderedDict())
+            except TypeError:  # an embedder that cannot be weakly referenced or hashed: no caching
+                entries = None
+            cached = entries.get(key) if entries is not None else None
+            if cached is not None:
+                entries.move_to_end(key)
+                return cached
+        vector = np.asarray(embedder.embed([text])[0], dtype=np.float32)
+        vector.flags.writeable = False
+        if entries is not None and self.size > 0:
+            with self._lock:
+                entries[key] = vector
+                entries.move_to_end(key)
+                while len(entries) > self.size:
+                    entries.popitem(last=False)
+        return vector
+
+
+QUERY_VECTORS = QueryVectorCache()
 
 
 @dataclass
@@ -60,7 +108,7 @@ def search(
     text_ranks: dict[int, int] = {}
     vector_ranks: dict[int, int] = {}
     similarity: dict[int, float] = {}
-    pending = _QUERY_POOL.submit(lambda: embedder.embed([query])[0]) if mode != "text" else None
+    pending = _QUERY_POOL.submit(QUERY_VECTORS.embed, embedder, query) if mode != "text" else None
     if mode in ("hybrid", "text"):
         for rank, seq in enumerate(
             store.text_search(user_id, query, depth, memory_type=memory_type, session_id=session_id), start=1
@@ -81,7 +129,7 @@ def search(
             fused[seq] = fused.get(seq, 0.0) + 1.0 / (RRF_K + rank)
     if rerank and fused:
         if mode == "text":  # the text arm computed no similarities: fetch the stored vectors
-            qvec = embedder.embed([query])[0]
+            qvec = QUERY_VECTORS.embed(embedder, query)
             for seq, vec in store.vectors_for(user_id, list(fused)).items():
                 similarity[seq] = float(np.dot(vec, qvec))
         order = sorted(fused, key=lambda s: (-similarity.get(s, -1.0), -fused[s], -s))
