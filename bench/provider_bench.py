@@ -4,7 +4,7 @@
 
 For each store size the script seeds one user with that many memories, starts the local memory
 server *in a separate process* (``python -m lesson_utils.memory_server``) on that store, and
-times whole ``agent.run`` turns on the offline lesson model, four ways, interleaved round by
+times whole ``agent.run`` turns on the offline lesson model, six ways, interleaved round by
 round so machine noise hits them alike:
 
 * ``no provider``          — the same agent without long-term memory (the baseline);
@@ -22,11 +22,10 @@ round so machine noise hits them alike:
 It also times the provider's two hooks alone (``before_run`` + ``after_run`` called directly
 over the instant client), which is the provider's intrinsic cost per turn.
 
-The server runs two ways (``--server``): ``shipped`` is ``python -m lesson_utils.memory_server``
-exactly as a learner starts it; ``nodelay`` is the same app on a listening socket with
-``TCP_NODELAY`` set. The shipped server's accepted sockets keep Nagle's algorithm on, and its
-responses (headers, then body, in two writes) then wait out the client's ~40 ms delayed ACK —
-every request pays it. The ``nodelay`` rows show the cost without that artefact.
+The server is ``python -m lesson_utils.memory_server`` exactly as a learner starts it (it sets
+``TCP_NODELAY`` on accepted sockets, so responses do not wait on delayed ACKs). Every search the
+script sends is a distinct question (a base question with a distinct opener and closer), so no
+cache on either side can answer one from an earlier round: each search embeds its query afresh.
 
 Seeding is by direct store inserts (``MemoryStore.add_unchecked`` into a temporary SQLite
 file, before the server starts), not through HTTP: texts are all distinct and go into the
@@ -76,6 +75,23 @@ QUESTIONS = [
     "What do I drink in the morning?", "What am I allergic to?", "What do I want to learn?",
     "Which city did I visit last year?", "When do I play chess?", "What do I read about?",
 ]
+OPENERS = ["", "Quick question: ", "Hey, ", "Sorry, ", "OK, ", "Hi! ", "Hmm, ", "So, "]
+CLOSERS = ["", " Thanks.", " Just checking.", " I forgot.", " Be brief.", " Any idea?", " Cheers.", " Again?"]
+TAILS = ["", " Please.", " Ta.", " Cheers!"]
+
+
+def distinct_questions(count: int) -> list[str]:
+    """``count`` different questions (so no query embedding is ever served from a cache)."""
+    out = [
+        f"{opener}{question}{closer}{tail}"
+        for tail in TAILS for closer in CLOSERS for opener in OPENERS for question in QUESTIONS
+    ]
+    if count > len(out):
+        raise ValueError(f"at most {len(out)} distinct questions; lower --rounds")
+    assert len(set(out)) == len(out)
+    return out[:count]
+
+
 CONFIGS = [
     "no provider", "recall", "recall, text mode", "recall + persist", "search call (SDK)", "provider, no server",
 ]
@@ -129,24 +145,9 @@ def seed(db_path: Path, users: dict[str, int]) -> None:
     service.store.close()
 
 
-NODELAY_LAUNCHER = """
-import socket, sys, uvicorn
-from lesson_utils.memory_server.app import create_app
-from lesson_utils.memory_server.server import bind_socket, build_service
-service = build_service(sys.argv[1])
-sock = bind_socket("127.0.0.1", 0)
-sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # inherited by accepted sockets
-print(f"listening on http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
-uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning", lifespan="off", access_log=False)).run(sockets=[sock])
-"""
-
-
-def start_server(db_path: Path, mode: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(db_path: Path) -> tuple[subprocess.Popen[str], str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    if mode == "shipped":
-        command = [sys.executable, "-m", "lesson_utils.memory_server", "--db", str(db_path), "--port", "0", "--log-level", "warning"]
-    else:
-        command = [sys.executable, "-c", NODELAY_LAUNCHER, str(db_path)]
+    command = [sys.executable, "-m", "lesson_utils.memory_server", "--db", str(db_path), "--port", "0", "--log-level", "warning"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(ROOT))
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -182,14 +183,15 @@ async def measure(url: str, user: str, rounds: int) -> dict[str, list[float]]:
             await agent.run(question, session=agent.create_session())
         return (time.perf_counter() - started) * 1000
 
-    for i in range(10):  # warm-up: connections, caches, the first embedding
+    questions = iter(distinct_questions((10 + rounds) * len(CONFIGS)))
+    for _ in range(10):  # warm-up: connections, the first embedding
         for config in CONFIGS:
-            await once(config, QUESTIONS[i % len(QUESTIONS)])
+            await once(config, next(questions))
     samples: dict[str, list[float]] = {c: [] for c in CONFIGS}
     for r in range(rounds):
         order = CONFIGS[r % len(CONFIGS) :] + CONFIGS[: r % len(CONFIGS)]
         for config in order:
-            samples[config].append(await once(config, QUESTIONS[r % len(QUESTIONS)]))
+            samples[config].append(await once(config, next(questions)))
     for closable in (recall, recall_text, persist, sdk):
         await closable.aclose()
     return samples
@@ -220,9 +222,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--rounds", type=int, default=200)
-    parser.add_argument("--server", choices=["shipped", "nodelay", "both"], default="both")
     args = parser.parse_args()
-    modes = ["shipped", "nodelay"] if args.server == "both" else [args.server]
+    distinct_questions((10 + args.rounds) * len(CONFIGS))  # fail before seeding if --rounds is too high
 
     users = {f"bench-{size}": size for size in args.sizes}
     with tempfile.TemporaryDirectory() as tmp:
@@ -231,33 +232,32 @@ def main() -> int:
         seed(db_path, users)
         print(f"seeded {sum(users.values())} memories by direct store inserts in {time.perf_counter() - started:.1f}s")
         results = {}
-        for mode in modes:
-            proc, url = start_server(db_path, mode)
-            try:
-                for size in args.sizes:
-                    results[(mode, size)] = asyncio.run(measure(url, f"bench-{size}", args.rounds))
-            finally:
-                proc.terminate()
-                proc.wait(timeout=10)
+        proc, url = start_server(db_path)
+        try:
+            for size in args.sizes:
+                results[size] = asyncio.run(measure(url, f"bench-{size}", args.rounds))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
 
     print(f"\nPer-turn latency, offline model, local memory server over loopback ({args.rounds} interleaved rounds)\n")
-    print("| server | memories | configuration | median ms | p95 ms | adds to baseline median |")
-    print("|---|---:|---|---:|---:|---:|")
+    print("| memories | configuration | median ms | p95 ms | adds to baseline median |")
+    print("|---:|---|---:|---:|---:|")
     verdicts = []
-    for (mode, size), samples in results.items():
+    for size, samples in results.items():
         base = statistics.median(samples["no provider"])
         for config in CONFIGS:
             med = statistics.median(samples[config])
             added = "—" if config in ("no provider", "search call (SDK)") else f"+{med - base:.2f}"
-            print(f"| {mode} | {size:,} | {config} | {med:.2f} | {p95(samples[config]):.2f} | {added} |")
-        verdicts.append((mode, size, statistics.median(samples["recall"]) - base))
+            print(f"| {size:,} | {config} | {med:.2f} | {p95(samples[config]):.2f} | {added} |")
+        verdicts.append((size, statistics.median(samples["recall"]) - base))
     hooks = asyncio.run(hooks_only())
     print(f"\nprovider hooks alone (before_run + after_run, instant client): median {statistics.median(hooks):.3f} ms, "
           f"p95 {p95(hooks):.3f} ms")
     print()
-    for mode, size, added in verdicts:
+    for size, added in verdicts:
         verdict = "met" if added < 10 else "MISSED"
-        print(f"{mode} server: recall adds {added:.2f} ms median at {size:,} memories (target < 10 ms): {verdict}")
+        print(f"recall adds {added:.2f} ms median at {size:,} memories (target < 10 ms): {verdict}")
     return 0
 
 
