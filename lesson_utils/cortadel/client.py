@@ -21,10 +21,14 @@ from cortadel import (
     SearchResults,
 )
 
-__all__ = ["APP_NAME", "MemoryClient", "CortadelMemoryClient"]
+__all__ = ["APP_NAME", "DEFAULT_TIMEOUT", "MemoryClient", "CortadelMemoryClient"]
 
 APP_NAME = "lesson_utils.cortadel"
 """App name Cortadel records for searches (and for memories the ``add_memories`` tool writes)."""
+DEFAULT_TIMEOUT = 30.0
+"""Seconds per request for clients built here. The SDK's own default is 100 s (generous for
+reranked search); recall sits on every turn's request path, so a hung server should cost a turn
+seconds, not minutes. Raise it for ``rerank="cross_encoder"`` on a slow server."""
 
 
 @runtime_checkable
@@ -55,7 +59,8 @@ class CortadelMemoryClient:
 
     Either give ``base_url`` and ``user_id`` (this object builds the SDK client and closes it in
     :meth:`aclose`), or pass ``sdk_client=`` — an SDK ``CortadelClient`` you built and own; it is
-    never closed here.
+    never closed here. ``timeout`` is seconds per request (default :data:`DEFAULT_TIMEOUT`); a
+    request that takes longer raises ``CortadelError`` (code ``transport_error``).
     """
 
     def __init__(
@@ -69,8 +74,8 @@ class CortadelMemoryClient:
         sdk_client: CortadelClient | None = None,
     ) -> None:
         if sdk_client is not None:
-            if base_url is not None or user_id is not None or api_key is not None:
-                raise ValueError("Pass either sdk_client or base_url/user_id/api_key, not both.")
+            if base_url is not None or user_id is not None or api_key is not None or timeout is not None:
+                raise ValueError("Pass either sdk_client or base_url/user_id/api_key/timeout, not both.")
             self._sdk = sdk_client
             self._owns_sdk = False
         else:
@@ -78,10 +83,10 @@ class CortadelMemoryClient:
                 raise ValueError("base_url is required unless sdk_client is given.")
             if not user_id or not user_id.strip():
                 raise ValueError("user_id is required: a memory client is bound to exactly one user.")
-            kwargs: dict[str, object] = {"api_key": api_key or None, "app_name": app_name}
-            if timeout is not None:
-                kwargs["timeout"] = timeout
-            self._sdk = CortadelClient(base_url, user_id, **kwargs)  # type: ignore[arg-type]
+            timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+            if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
+                raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}.")
+            self._sdk = CortadelClient(base_url, user_id, api_key=api_key or None, app_name=app_name, timeout=float(timeout))
             self._owns_sdk = True
         self.user_id = user_id
         self._closed = False

@@ -20,8 +20,9 @@ from typing import Any, Literal
 from agent_framework import AgentSession, ContextProvider, FunctionTool, Message, SessionContext
 from cortadel import ChatMessage, ConversationOptions, SearchHit, SearchOptions
 
-from .client import APP_NAME, CortadelMemoryClient, MemoryClient
+from .client import APP_NAME, DEFAULT_TIMEOUT, CortadelMemoryClient, MemoryClient
 from .errors import ErrorCallback, FailureReporter
+from .limits import MAX_QUERY_CHARS, batch_messages, build_query, fit_messages
 from .rendering import DEFAULT_CONTEXT_PROMPT, render_memories
 from .tools import MAX_TOP_K, MIN_TOP_K, build_memory_tools
 
@@ -30,8 +31,6 @@ __all__ = ["CortadelContextProvider", "DEFAULT_SOURCE_ID", "INJECTED_IDS_KEY", "
 DEFAULT_SOURCE_ID = "cortadel"
 INJECTED_IDS_KEY = "injected_memory_ids"
 """Key in ``session.state[source_id]``: ids already injected in this session, newest last."""
-MAX_QUERY_CHARS = 5000
-"""Cortadel's limit on a search query; a longer turn is cut to fit rather than failing recall."""
 _SEARCH_MODES = ("hybrid", "text", "vector")
 _RERANKERS = ("cross_encoder",)
 _MEMORY_TYPES = ("episodic", "semantic", "procedural")
@@ -67,6 +66,10 @@ class CortadelContextProvider(ContextProvider):
     Args:
         base_url, user_id, api_key, app_name: build (and own) an SDK client for one user;
             ``app_name`` labels searches in Cortadel's access log.
+        timeout: seconds each Cortadel request may take when the provider builds the client
+            (default 30, well under the SDK's 100: recall sits on every turn's request path). A
+            request that times out fails open like any other failure. Not allowed with ``client=``
+            — set it on the client you build.
         client: a ready :class:`MemoryClient` instead; you own its lifetime.
         source_id: key in ``session.state`` and on injected messages; distinct per provider.
         top_k: memories recalled per turn, 1–50 (default 5: this runs on every turn).
@@ -78,7 +81,9 @@ class CortadelContextProvider(ContextProvider):
         scope_recall_to_session: recall only what was stored under this session.
         deduplicate_across_turns: skip memories already injected in this session.
         max_remembered_ids: cap on remembered ids per session; 0 remembers none.
-        store_turns: persist each completed turn (``False`` for a read-only agent).
+        store_turns: persist each completed turn (``False`` for a read-only agent). A turn over
+            Cortadel's limits is still stored whole: a message over 50,000 characters goes as
+            consecutive pieces (same role and uuid), more than 500 messages as several calls.
         await_persist: await the write inside the turn; ``False`` writes in the background
             and :meth:`aclose` drains it.
         is_agent_memory, tags, project: forwarded with every stored turn.
@@ -93,6 +98,7 @@ class CortadelContextProvider(ContextProvider):
         *,
         api_key: str | None = None,
         app_name: str = APP_NAME,
+        timeout: float | None = None,
         client: MemoryClient | None = None,
         source_id: str = DEFAULT_SOURCE_ID,
         top_k: int = 5,
@@ -135,8 +141,8 @@ class CortadelContextProvider(ContextProvider):
             raise ValueError("tags must be a sequence of strings (e.g. ['work']), not a single string.")
 
         if client is not None:
-            if base_url is not None or user_id is not None or api_key is not None:
-                raise ValueError("Pass either client= or base_url + user_id (+ api_key), not both.")
+            if base_url is not None or user_id is not None or api_key is not None or timeout is not None:
+                raise ValueError("Pass either client= or base_url + user_id (+ api_key, timeout), not both.")
             if not isinstance(client, MemoryClient):
                 raise ValueError(
                     f"client must implement MemoryClient (async search / add_conversation / add), got {type(client).__name__}."
@@ -149,7 +155,10 @@ class CortadelContextProvider(ContextProvider):
                     "CortadelContextProvider needs either client= or both base_url and user_id "
                     "(a provider reads and writes exactly one user's memories)."
                 )
-            self._owned_client = CortadelMemoryClient(base_url, user_id, api_key=api_key, app_name=app_name)
+            self._owned_client = CortadelMemoryClient(
+                base_url, user_id, api_key=api_key, app_name=app_name,
+                timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+            )
             self._client = self._owned_client
 
         self.user_id = user_id
@@ -237,11 +246,12 @@ class CortadelContextProvider(ContextProvider):
         )
         try:
             results = await self._client.search(query, options)
+            found = list(results.results or [])  # a client that returns garbage fails here, open
         except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
             self._reporter.report(error, "search")
             return
 
-        hits = self._fresh_hits(results.results, state)
+        hits = self._fresh_hits(found, state)
         block = render_memories(hits, self.context_prompt)
         if block is None:
             return
@@ -264,12 +274,13 @@ class CortadelContextProvider(ContextProvider):
 
     @staticmethod
     def _query(messages: Sequence[Message]) -> str:
-        parts = [
-            m.text.strip()
-            for m in messages
-            if m.role == "user" and not _is_injected(m) and m.text and m.text.strip()
-        ]
-        return "\n".join(parts)[:MAX_QUERY_CHARS].strip()
+        """The caller's own user text for this turn, within Cortadel's 5,000-character query limit.
+
+        All of it when it fits; otherwise the newest user messages that fit whole, or the start of
+        the newest one when it alone is too long (:func:`~lesson_utils.cortadel.limits.build_query`).
+        Only recall is shortened: the turn is still stored in full.
+        """
+        return build_query([m.text for m in messages if m.role == "user" and not _is_injected(m) and m.text])
 
     def _fresh_hits(self, hits: Sequence[SearchHit], state: dict[str, Any]) -> list[SearchHit]:
         if not self.deduplicate_across_turns:
@@ -309,7 +320,7 @@ class CortadelContextProvider(ContextProvider):
         response = context.response
         if response is None:  # the run failed: nothing happened worth remembering
             return
-        turn = self._ingestible([*context.input_messages, *response.messages])
+        turn = fit_messages(self._ingestible([*context.input_messages, *response.messages]))
         if not turn:
             return
         options = ConversationOptions(
@@ -335,7 +346,18 @@ class CortadelContextProvider(ContextProvider):
         ]
 
     async def _persist(self, turn: list[ChatMessage], options: ConversationOptions, *, can_raise: bool) -> None:
-        try:
-            await self._client.add_conversation(turn, options)
-        except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
-            self._reporter.report(error, "add_conversation", can_raise=can_raise)
+        """Send the turn in calls of at most 500 messages, in order.
+
+        Every batch is attempted even when an earlier one fails, so one bad batch loses only
+        itself. Each failure is reported; with ``raise_on_error`` the last one is raised once all
+        batches have been tried.
+        """
+        failures: list[Exception] = []
+        for batch in batch_messages(turn):
+            try:
+                await self._client.add_conversation(batch, options)
+            except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
+                failures.append(error)
+        for i, error in enumerate(failures):
+            last = i == len(failures) - 1
+            self._reporter.report(error, "add_conversation", can_raise=can_raise and last)

@@ -18,6 +18,7 @@ from pydantic import Field
 
 from .client import APP_NAME, MemoryClient
 from .errors import ErrorCallback, FailureReporter
+from .limits import MAX_MESSAGE_CHARS, MAX_QUERY_CHARS, build_query, utf16_len
 from .rendering import render_memory_line
 
 __all__ = [
@@ -37,6 +38,14 @@ ALREADY_REMEMBERED = "Already remembered; nothing new was stored."
 NO_MEMORIES = "No matching memories found."
 MIN_TOP_K, MAX_TOP_K = 1, 50
 """The range Cortadel accepts for ``top_k``."""
+
+
+def too_long_to_remember(length: int) -> str:
+    """What ``add_memories`` tells the model when a fact exceeds Cortadel's 50,000-character limit."""
+    return (
+        f"Not saved: that is {length:,} characters and one memory holds at most {MAX_MESSAGE_CHARS:,}. "
+        "Save it as several shorter facts."
+    )
 
 
 def _check_client(client: object) -> None:
@@ -77,16 +86,18 @@ def _build_search_tool(
             Field(description=f"How many memories to return ({MIN_TOP_K}-{MAX_TOP_K}); omit for the default."),
         ] = None,
     ) -> str:
-        text = (query or "").strip()
+        # Cortadel takes at most 5,000 characters: a longer query is searched by its start.
+        text = build_query([query or ""], MAX_QUERY_CHARS)
         if not text:
             return "Nothing to search for: the query was empty."
         options = SearchOptions(top_k=clamp_top_k(top_k, default_top_k), rerank=rerank)
         try:
             results = await client.search(text, options)
+            hits = list(results.results or [])  # a client that returns garbage fails here, open
         except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
             reporter.report(error, "search_memory")
             return SEARCH_UNAVAILABLE
-        lines = [line for line in (render_memory_line(hit) for hit in results.results) if line]
+        lines = [line for line in (render_memory_line(hit) for hit in hits) if line]
         return "\n".join(lines) if lines else NO_MEMORIES
 
     return FunctionTool(
@@ -115,19 +126,23 @@ def _build_add_tool(
         fact = (text or "").strip()
         if not fact:
             return "Nothing to remember: the text was empty."
+        if utf16_len(fact) > MAX_MESSAGE_CHARS:
+            # Not a server failure: tell the model how to succeed instead of losing the fact.
+            return too_long_to_remember(utf16_len(fact))
         try:
             created = await client.add(fact, AddOptions(app=APP_NAME, infer=infer, memory_type=memory_type))
+            event = (created.event or "ADD").upper()  # a client that returns garbage fails here, open
+            stored = created.content or fact
         except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
             reporter.report(error, "add_memories")
             return ADD_UNAVAILABLE
-        event = (created.event or "ADD").upper()
         if event == "SKIP_DUPLICATE":
             return ALREADY_REMEMBERED
         if event in ("UPDATE", "SUPERSEDE"):
-            return f"Updated an existing memory: {created.content or fact}"
+            return f"Updated an existing memory: {stored}"
         if event == "ERROR":
             return ADD_UNAVAILABLE
-        return f"Remembered: {created.content or fact}"
+        return f"Remembered: {stored}"
 
     return FunctionTool(
         name=name,
