@@ -7,6 +7,7 @@ vendor's. Both speak the SDK's own option and result types — no parallel DTOs 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -61,6 +62,12 @@ class CortadelMemoryClient:
     :meth:`aclose`), or pass ``sdk_client=`` — an SDK ``CortadelClient`` you built and own; it is
     never closed here. ``timeout`` is seconds per request (default :data:`DEFAULT_TIMEOUT`); a
     request that takes longer raises ``CortadelError`` (code ``transport_error``).
+
+    An HTTP connection pool belongs to the event loop it was first used on. When this object
+    built the SDK client and that loop has since closed — an app that calls ``asyncio.run`` per
+    request and caches one client per user — the next call builds a fresh SDK client on the new
+    loop instead of failing every turn with "Event loop is closed". A caller-supplied
+    ``sdk_client`` is never replaced: keep it on one loop.
     """
 
     def __init__(
@@ -86,31 +93,50 @@ class CortadelMemoryClient:
             timeout = DEFAULT_TIMEOUT if timeout is None else timeout
             if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
                 raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}.")
-            self._sdk = CortadelClient(base_url, user_id, api_key=api_key or None, app_name=app_name, timeout=float(timeout))
+            self._sdk_settings = {"api_key": api_key or None, "app_name": app_name, "timeout": float(timeout)}
+            self._base_url = base_url
+            self._sdk = CortadelClient(base_url, user_id, **self._sdk_settings)  # type: ignore[arg-type]
             self._owns_sdk = True
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.user_id = user_id
         self._closed = False
 
     @property
     def sdk_client(self) -> CortadelClient:
         """The SDK client underneath, for calls outside the protocol (``list``, ``health``)."""
+        if self._owns_sdk and not self._closed:
+            self._follow_loop()
         return self._sdk
 
+    def _follow_loop(self) -> None:
+        """Rebuild an owned SDK client whose event loop has closed (see the class docstring)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not in a coroutine: nothing to follow yet
+            return
+        if self._loop is not None and self._loop is not loop and self._loop.is_closed():
+            # The old pool's sockets died with their loop; there is nothing left to close.
+            self._sdk = CortadelClient(self._base_url, self.user_id, **self._sdk_settings)  # type: ignore[arg-type]
+        if self._loop is None or self._loop.is_closed():
+            self._loop = loop
+
     async def search(self, query: str, options: SearchOptions | None = None) -> SearchResults:
-        return await self._sdk.search(query, options)
+        return await self.sdk_client.search(query, options)
 
     async def add_conversation(
         self, messages: Sequence[ChatMessage], options: ConversationOptions | None = None
     ) -> ConversationResult:
-        return await self._sdk.add_conversation(messages, options)
+        return await self.sdk_client.add_conversation(messages, options)
 
     async def add(self, text: str, options: AddOptions | None = None) -> MemoryCreated:
-        return await self._sdk.add(text, options)
+        return await self.sdk_client.add(text, options)
 
     async def aclose(self) -> None:
         """Close the SDK client if this object built it; a caller-supplied one is left open."""
         if self._owns_sdk and not self._closed:
             self._closed = True
+            if self._loop is not None and self._loop.is_closed():
+                return  # its connections died with their loop; closing them would touch that loop
             await self._sdk.aclose()
 
     async def __aenter__(self) -> CortadelMemoryClient:
