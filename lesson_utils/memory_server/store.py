@@ -174,13 +174,17 @@ IVF_PROBE_DIVISOR = 16
 
 
 def _dot_rows(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """``matrix @ query`` on this thread alone.
+    """``matrix @ query``, on this thread alone unless the matrix is very large.
 
-    A matrix-vector product this size goes to OpenBLAS, which fans it out to its own threads and
-    leaves them spin-waiting afterwards; on a 2-core machine they then steal the cores the query
-    embedding (ONNX) and the full-text query need, which cost more than the product saves.
-    numpy's own einsum loop is as fast single-threaded (~0.7 ms at 10k x 384) and spawns nothing.
+    A matrix-vector product of a few thousand rows goes to OpenBLAS, which fans it out to its own
+    threads and leaves them spin-waiting afterwards; on a 2-core machine they then steal the cores
+    the query embedding (ONNX) and the full-text query need — at 10k memories the next query
+    embedding took twice as long. numpy's own einsum loop is as fast single-threaded up to
+    ~20k x 384 (~0.7 ms at 10k) and spawns nothing. Only the rare exact scan of a larger matrix
+    (a filtered search above the IVF threshold) is worth OpenBLAS's threads (~8 vs ~20 ms at 100k).
     """
+    if len(matrix) > IVF_MIN_VECTORS:
+        return matrix @ query
     return np.einsum("ij,j->i", matrix, query)
 
 
