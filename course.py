@@ -52,7 +52,9 @@ def main(argv: list[str]) -> None:
     command, rest = argv[0], argv[1:]
     if command == "lab":
         python = _ensure_venv("")
-        _run(python, "-m", "jupyter", "lab", "notebooks", *rest)
+        # JupyterLab refuses to start as root (containers, some WSL shells) unless told.
+        as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+        _run(python, "-m", "jupyter", "lab", "notebooks", *as_root, *rest)
     else:
         python = _ensure_venv("test")
         env = dict(os.environ)

@@ -15,6 +15,9 @@ _EXPORTS: dict[str, str] = {
     "get_chat_client": "lesson_utils.models",
     "describe_chat_client": "lesson_utils.models",
     "OfflineChatClient": "lesson_utils.models",
+    "ModelConfigurationError": "lesson_utils.models",
+    "check_chat_client": "lesson_utils.models",
+    "RequestRecorder": "lesson_utils.models",
     # Lesson 3: a context provider that learns the user's name and age.
     "UserMemoryProvider": "lesson_utils.user_memory",
     # Lesson 4–5: sessions as JSON, files and database rows.
@@ -23,6 +26,7 @@ _EXPORTS: dict[str, str] = {
     "session_to_json": "lesson_utils.persistence",
     "session_from_json": "lesson_utils.persistence",
     "SessionFormatError": "lesson_utils.persistence",
+    "SessionNotFoundError": "lesson_utils.persistence",
     "SqliteSessionStore": "lesson_utils.persistence",
     # Lessons 6–8: long-term memory with Cortadel.
     "MemoryClient": "lesson_utils.cortadel",
@@ -34,6 +38,11 @@ _EXPORTS: dict[str, str] = {
     # The local Cortadel-compatible memory server.
     "start_memory_server": "lesson_utils.memory_server",
     "MemoryServer": "lesson_utils.memory_server",
+    "open_memory_server": "lesson_utils.cortadel",
+    # JupyterLab widgets.
+    "ChatWidget": "lesson_utils.widgets",
+    "SessionInspector": "lesson_utils.widgets",
+    "MemoryBrowser": "lesson_utils.widgets",
 }
 
 __all__ = sorted(_EXPORTS)
