@@ -6,25 +6,20 @@ Names come back whole from user messages, instructions and memory lines, in any 
 from __future__ import annotations
 
 import pytest
-from agent_framework import Agent, Message
+from agent_framework import Agent
 
 from lesson_utils.models import OfflineChatClient
 from lesson_utils.models.facts import collect_facts
 from lesson_utils.models.text import to_second_person, words
 from lesson_utils.user_memory import UserMemoryProvider
 
+from .conversation import ask
+
+
 NAMES = ["Zo\u00eb", "Jos\u00e9", "Tom\u00e1s", "Bj\u00f6rn", "\u0141ukasz", "Siobh\u00e1n", "\u00c9mile",
          "\u00d8ystein", "Mary-Jane", "O'Brien"]
 
 
-def _conversation(*turns: str) -> list[Message]:
-    return [Message("user" if i % 2 == 0 else "assistant", [t]) for i, t in enumerate(turns)]
-
-
-async def ask(*turns: str, instructions: str | None = None) -> str:
-    options = {"instructions": instructions} if instructions else None
-    response = await OfflineChatClient().get_response(_conversation(*turns), options=options)
-    return response.text
 
 
 # ------------------------------------------------------------------------------ names beyond ASCII

@@ -7,20 +7,10 @@ that answer is only right for questions about the user.
 from __future__ import annotations
 
 import pytest
-from agent_framework import Message
 
-from lesson_utils.models import OfflineChatClient
 from lesson_utils.models.text import sentences
 
-
-def _conversation(*turns: str) -> list[Message]:
-    return [Message("user" if i % 2 == 0 else "assistant", [t]) for i, t in enumerate(turns)]
-
-
-async def ask(*turns: str, instructions: str | None = None) -> str:
-    options = {"instructions": instructions} if instructions else None
-    response = await OfflineChatClient().get_response(_conversation(*turns), options=options)
-    return response.text
+from .conversation import ask
 
 
 GENERAL = [

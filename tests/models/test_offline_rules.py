@@ -10,16 +10,7 @@ from lesson_utils.models.facts import collect_facts
 from lesson_utils.models.jokes import tell_joke, topic_of
 from lesson_utils.models.text import stem
 
-
-def _conversation(*turns: str) -> list[Message]:
-    """Alternating user/assistant messages, starting with the user."""
-    return [Message("user" if i % 2 == 0 else "assistant", [t]) for i, t in enumerate(turns)]
-
-
-async def ask(*turns: str, instructions: str | None = None) -> str:
-    options = {"instructions": instructions} if instructions else None
-    response = await OfflineChatClient().get_response(_conversation(*turns), options=options)
-    return response.text
+from .conversation import ask
 
 
 # ------------------------------------------------------------------------------ facts the user states
