@@ -81,10 +81,12 @@ def _build_search_tool(
 
     async def search_memory(
         query: Annotated[str, Field(description="What to look for in long-term memory, in plain words.")],
+        # Defaults to 0 ("use the tool's default"), not None: Python 3.10's get_type_hints wraps an
+        # Annotated parameter that defaults to None in Optional[...], burying its description.
         top_k: Annotated[
             int | None,
             Field(description=f"How many memories to return ({MIN_TOP_K}-{MAX_TOP_K}); omit for the default."),
-        ] = None,
+        ] = 0,
     ) -> str:
         # Cortadel takes at most 5,000 characters: a longer query is searched by its start.
         text = build_query([query or ""], MAX_QUERY_CHARS)
