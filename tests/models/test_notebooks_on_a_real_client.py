@@ -1,0 +1,39 @@
+"""Every lesson also runs on a real model: the same notebooks, through the real OpenAI Chat
+Completions client, against a keyless OpenAI-compatible stand-in on 127.0.0.1.
+
+The stand-in only echoes, so this cannot check what a real model would say; it proves the lessons
+never lean on the offline model's private API (``client.last_request`` and the like) and that
+their wording checks are guarded to the offline model, as the series promises.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from .stand_in_server import StandInServer
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+_OTHER_MODEL_VARIABLES = (
+    "OPENAI_API_KEY", "OPENAI_MODEL", "OPENAI_BASE_URL", "AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_KEY",
+    "FOUNDRY_PROJECT_ENDPOINT", "CORTADEL_BASE_URL", "CORTADEL_API_KEY",
+)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_lesson_runs_top_to_bottom_on_a_real_openai_client(path: Path, tmp_path: Path, monkeypatch) -> None:
+    for name in _OTHER_MODEL_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    with StandInServer(api_key="test-key") as server:
+        # The kernel inherits this environment; tmp_path as its folder means no .env is found.
+        monkeypatch.setenv("LESSON_MODEL", "local")
+        monkeypatch.setenv("LOCAL_MODEL_BASE_URL", server.base_url)
+        monkeypatch.setenv("LOCAL_MODEL", "stand-in-model")
+        monkeypatch.setenv("LOCAL_MODEL_API_KEY", "test-key")
+        with open(path, encoding="utf-8") as f:
+            nb = nbformat.read(f, as_version=4)
+        NotebookClient(nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+        assert server.requests, f"{path.name} never called the configured model"
