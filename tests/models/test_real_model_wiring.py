@@ -11,23 +11,6 @@ from lesson_utils.models import ModelConfigurationError, check_chat_client, desc
 
 from .stand_in_server import StandInServer
 
-_MODEL_VARS = (
-    "LESSON_MODEL", "OPENAI_API_KEY", "OPENAI_MODEL", "OPENAI_CHAT_COMPLETION_MODEL", "OPENAI_BASE_URL",
-    "OPENAI_ORG_ID", "AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_MODEL",
-    "AZURE_OPENAI_CHAT_COMPLETION_MODEL", "AZURE_OPENAI_CHAT_DEPLOYMENT_NAME", "AZURE_OPENAI_API_VERSION",
-    "LOCAL_MODEL_BASE_URL", "LOCAL_MODEL", "LOCAL_MODEL_API_KEY", "FOUNDRY_PROJECT_ENDPOINT", "FOUNDRY_MODEL",
-    "FOUNDRY_MODEL_DEPLOYMENT_NAME",
-)
-
-
-@pytest.fixture
-def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path):
-    for name in _MODEL_VARS:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    return monkeypatch
-
-
 @pytest.fixture
 def server():
     with StandInServer(api_key="test-key") as running:

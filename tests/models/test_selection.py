@@ -17,15 +17,10 @@ from lesson_utils.models import (
     resolve_model,
 )
 
-from .test_real_model_wiring import _MODEL_VARS
-
 
 @pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path):
-    for name in _MODEL_VARS:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    return monkeypatch
+def env(clean_env: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    return clean_env
 
 
 def test_nothing_configured_gives_the_offline_model_and_says_why(env) -> None:
