@@ -11,10 +11,16 @@ import pytest
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 
 
-def test_the_series_is_numbered_00_to_08() -> None:
-    numbers = [int(re.match(r"(\d\d)_", nb.name).group(1)) for nb in NOTEBOOKS]
-    assert numbers == list(range(len(numbers))), [nb.name for nb in NOTEBOOKS]
-    assert len(numbers) == 9
+def test_lessons_are_numbered_once_each_and_appendices_sort_after_them() -> None:
+    numbers = [int(re.match(r"(\d\d)_[a-z0-9_]+\.ipynb$", nb.name).group(1)) for nb in NOTEBOOKS]
+    assert len(numbers) == len(set(numbers)), [nb.name for nb in NOTEBOOKS]
+    assert numbers[0] == 0, "the series starts with 00_setup"
+
+
+def test_the_readme_lesson_table_lists_every_notebook() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    for nb in NOTEBOOKS:
+        assert f"`{nb.stem}`" in readme, f"README's lesson table should list {nb.stem}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
