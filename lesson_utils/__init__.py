@@ -11,6 +11,11 @@ import importlib
 from typing import Any
 
 _EXPORTS: dict[str, str] = {
+    # Opening a lesson, showing the code it teaches, and honest checks on any model.
+    "start_lesson": "lesson_utils.lesson",
+    "Lesson": "lesson_utils.lesson",
+    "show_source": "lesson_utils.source",
+    "expect_model": "lesson_utils.claims",
     # The model: offline lesson model and real clients.
     "get_chat_client": "lesson_utils.models",
     "describe_chat_client": "lesson_utils.models",
