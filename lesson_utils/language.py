@@ -1,0 +1,163 @@
+"""What a user says about themselves: the vocabulary and rules for "my name is …" and "I'm 31".
+
+Lesson 04 has the learner write a one-line regex for "my name is X" and watch it fail on
+"my name is priya", "call me Sam" and — once made case-insensitive — learn the name "tired" from
+"I'm tired". The rules that get those right are not about the framework at all, so they live here,
+apart from the provider that uses them (:mod:`lesson_utils.user_memory`), in plain Python with no
+framework import: the offline lesson model and the memory server can share one vocabulary.
+
+They are deliberately conservative: a wrong memory is worse than none, so "I'm tired",
+"I'm 5 minutes late" and "my son is 5" must teach nothing.
+
+- After an *explicit* phrase ("my name is", "my name's", "the name's", "I'm called/named") the name
+  may be written in lower case: "my name is priya" gives "Priya".
+- After an *implicit* one ("I'm", "I am", "call me", "I go by") only a capitalised word counts, and
+  never a word from :data:`NOT_A_NAME`: "I'm Alex" is a name, "I'm tired" and "I'm Canadian" are not.
+- A negated phrase is no name ("don't call me Bob"); the last statement in a text wins
+  ("I'm Alexandra, but please call me Alex" gives "Alex").
+- An age is a whole number of years after "I'm", "my age is" or "I just turned", and not a quantity
+  of something else ("I'm 5 minutes late", "I'm 100% sure").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = [
+    "MAX_AGE",
+    "MIN_AGE",
+    "NOT_A_NAME",
+    "extract_age",
+    "extract_name",
+    "is_plausible_age",
+    "is_plausible_name",
+]
+
+MIN_AGE, MAX_AGE = 1, 130
+
+# ------------------------------------------------------------------------------ vocabulary
+
+#: Words that follow "I'm" / "call me" / "my name is" without being a name.
+NOT_A_NAME: frozenset[str] = frozenset(
+    """
+    a an the i me my mine you your not no never just only also so very really too quite
+    here there back home out in on at from with without of for to into about over off
+    fine good great ok okay well sure sorry tired hungry thirsty sick ill busy late early
+    ready done happy sad glad bored new old afraid excited confused lost stuck
+    going trying looking asking wondering thinking working living feeling doing getting
+    what who why how when where which whatever this that it anything nothing something
+    later tomorrow today tonight maybe anytime now again soon yet still
+    and or but if because as than then like
+    american british english french german spanish italian portuguese dutch swedish
+    norwegian danish finnish polish russian ukrainian chinese japanese korean indian
+    canadian australian irish scottish welsh mexican brazilian
+    """.split()
+)
+
+_APOS = "['\u2019]"  # straight or typographic apostrophe
+_I_AM = rf"\b(?:i{_APOS}?m|i\s+am)"  # I'm, I’m, Im, I am
+_WORD = r"[^\W\d_](?:[^\W\d_]|['\u2019\-](?=[^\W\d_]))*"  # letters, inner ' or - (O'Brien, Anne-Marie)
+_NAME = rf"(?P<name>{_WORD}(?:\s+{_WORD})?)"
+
+# ------------------------------------------------------------------------------ names
+
+# Explicit "this is my name" phrasings: the name may be written in lower case.
+_EXPLICIT_NAME = re.compile(
+    rf"(?:\bmy\s+name\s+is|\bmy\s+name{_APOS}s|\bthe\s+name{_APOS}s|{_I_AM}\s+(?:called|named))\s+{_NAME}",
+    re.IGNORECASE,
+)
+# Implicit phrasings: only a capitalised word counts ("I'm Alex", not "I'm tired").
+_IMPLICIT_NAME = re.compile(
+    rf"(?P<neg>\b(?:don{_APOS}?t|do\s+not|never|please\s+don{_APOS}?t)\s+)?"
+    rf"(?:{_I_AM}|\b(?:you\s+can\s+|please\s+|just\s+)?call\s+me|\bi\s+go\s+by)\s+{_NAME}",
+    re.IGNORECASE,
+)
+
+
+def is_plausible_name(value: Any) -> bool:
+    """A name is one or two words of letters (inner ' or - allowed), capitalised, not in the vocabulary."""
+    if not isinstance(value, str) or not value or len(value) > 60:
+        return False
+    if not re.fullmatch(rf"{_WORD}(?: {_WORD})?", value):
+        return False
+    return value[0].isupper() and not any(word.lower() in NOT_A_NAME for word in value.split())
+
+
+def _clean_name(raw: str, *, explicit: bool) -> str | None:
+    """Trim a captured name to the words that are really part of it."""
+    words: list[str] = []
+    for word in raw.split():
+        if word.lower() in NOT_A_NAME or re.search(rf"{_APOS}s$", word, re.IGNORECASE):
+            break  # "I'm Alex and ...", "I'm Alex's mum": stop before the non-name word.
+        if words and not word[0].isupper():
+            break  # a second word must be capitalised too ("Mary Jane", not "Alex today")
+        words.append(word)
+    if not words:
+        return None
+    if not words[0][0].isupper():
+        if not explicit:
+            return None  # "I'm tired", "call me later"
+        words = [w[0].upper() + w[1:] for w in words]  # "my name is alex" -> "Alex"
+    name = " ".join(words)
+    return name if is_plausible_name(name) else None
+
+
+def extract_name(text: str) -> str | None:
+    """The name the speaker gives for themselves in ``text``, or ``None``.
+
+    Understands "My name is X", "my name's X", "the name's X", "I'm called X", "I'm X", "I am X",
+    "call me X" and "I go by X"; after "I'm"/"call me" only a capitalised word counts, so
+    "I'm tired" is no name. The last statement wins ("I'm Alexandra, call me Alex" -> "Alex").
+    """
+    found: list[tuple[int, str]] = []
+    for match in _EXPLICIT_NAME.finditer(text):
+        name = _clean_name(match.group("name"), explicit=True)
+        if name:
+            found.append((match.start(), name))
+    for match in _IMPLICIT_NAME.finditer(text):
+        if match.group("neg"):
+            continue  # "Don't call me Bob"
+        name = _clean_name(match.group("name"), explicit=False)
+        if name:
+            found.append((match.start(), name))
+    return max(found)[1] if found else None
+
+
+# ------------------------------------------------------------------------------ ages
+
+_AGE_UNITS = r"(?:\s*-?\s*(?:years?|yrs?)(?:\s*-?\s*old\b|\s+of\s+age\b)|\s*y/?o\b)"
+# What may follow a bare "I'm 31": the end, punctuation, or a word that does not make the
+# number a quantity of something ("I'm 31 and ..." yes, "I'm 5 minutes late" no).
+_AGE_END = r"(?=\s*(?:$|[.,!?;:)\]]|(?:and|but|so|now|today|already|too|btw|by\s+the\s+way)\b))"
+_AGE_PATTERNS = (
+    re.compile(rf"\bmy\s+age(?:\s+is\s+|{_APOS}s\s+|\s*:\s*)(?P<age>\d{{1,3}})\b(?!\s*(?:%|\.\d))", re.IGNORECASE),
+    re.compile(
+        rf"\bi\s+(?:just\s+|recently\s+)?turned\s+(?P<age>\d{{1,3}})(?:{_AGE_UNITS})?"
+        rf"(?:{_AGE_END}|(?=\s+(?:in|on|last|this|yesterday)\b))",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"{_I_AM}\s+(?:a\s+|an\s+)?(?P<age>\d{{1,3}}){_AGE_UNITS}", re.IGNORECASE),
+    re.compile(rf"{_I_AM}\s+(?P<age>\d{{1,3}}){_AGE_END}", re.IGNORECASE),
+)
+
+
+def is_plausible_age(value: Any) -> bool:
+    """An age is a whole number of years a person can plausibly be (bools are not ages)."""
+    return isinstance(value, int) and not isinstance(value, bool) and MIN_AGE <= value <= MAX_AGE
+
+
+def extract_age(text: str) -> int | None:
+    """The speaker's own age in ``text``, or ``None``.
+
+    Understands "I am 31", "I'm 31 years old", "I'm a 31-year-old ...", "my age is 31",
+    "I just turned 31". A number that measures something else ("I'm 5 minutes late",
+    "I'm 100% sure", "my son is 5") is not an age. The last statement wins.
+    """
+    found: list[tuple[int, int]] = []
+    for pattern in _AGE_PATTERNS:
+        for match in pattern.finditer(text):
+            age = int(match.group("age"))
+            if is_plausible_age(age):
+                found.append((match.start(), age))
+    return max(found)[1] if found else None

@@ -1,0 +1,57 @@
+"""lesson_utils.language: the vocabulary and rules, on their own and free of the framework."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from lesson_utils import language, user_memory
+from lesson_utils.language import NOT_A_NAME, extract_age, extract_name, is_plausible_name
+
+# The inputs lesson 04's few-line provider gets wrong, and what the rules make of them.
+LESSON_04_FAILURES = [
+    ("my name is priya", "Priya"),  # the naive regex wants a capital letter
+    ("Call me Sam.", "Sam"),  # the naive regex only knows "my name is"
+    ("My name is Anne-Marie.", "Anne-Marie"),  # the naive regex stops at the hyphen
+    ("I'm tired", None),  # the case-insensitive "I'm (\w+)" fix learns "Tired"
+]
+
+
+@pytest.mark.parametrize(("text", "name"), LESSON_04_FAILURES)
+def test_the_lesson_04_failures_are_handled(text: str, name: str | None) -> None:
+    assert extract_name(text) == name
+
+
+@pytest.mark.parametrize("word", sorted(NOT_A_NAME))
+def test_no_vocabulary_word_is_ever_a_name_even_capitalised(word: str) -> None:
+    assert extract_name(f"I'm {word.capitalize()}.") is None
+    assert extract_name(f"Call me {word}") is None
+    assert not is_plausible_name(word.capitalize())
+
+
+def test_the_vocabulary_is_lower_case_single_words() -> None:
+    assert isinstance(NOT_A_NAME, frozenset)
+    assert all(word == word.lower() and word.isalpha() for word in NOT_A_NAME)
+    assert {"tired", "canadian", "later", "not"} <= NOT_A_NAME
+
+
+def test_a_vocabulary_word_ends_a_name_instead_of_joining_it() -> None:
+    assert extract_name("I'm Alex and I'm 31") == "Alex"
+    assert extract_name("call me Sam later") == "Sam"
+
+
+def test_names_and_ages_are_read_from_the_same_sentence_independently() -> None:
+    text = "hi, my name is lin and I'm 29 years old"
+    assert (extract_name(text), extract_age(text)) == ("Lin", 29)
+
+
+def test_the_provider_module_uses_these_rules_not_a_copy() -> None:
+    for name in ("extract_name", "extract_age", "is_plausible_name", "is_plausible_age"):
+        assert getattr(user_memory, name) is getattr(language, name)
+
+
+def test_the_module_needs_no_framework_so_the_model_and_server_can_share_it() -> None:
+    code = "import sys, lesson_utils.language; assert 'agent_framework' not in sys.modules, sorted(sys.modules)"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
