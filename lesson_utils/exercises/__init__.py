@@ -15,5 +15,8 @@ from ._registry import EXERCISES, Exercise, Hint, StubNotFilled, call_learner, c
 
 # One module per lesson; importing it registers that lesson's exercises.
 # (Lesson modules are added below, one import line each.)
+from . import l01_stateless  # noqa: E402,F401  lesson 01
+from . import l02_sessions  # noqa: E402,F401  lesson 02
+from . import l04_context_providers  # noqa: E402,F401  lesson 04
 
 __all__ = ["EXERCISES", "Exercise", "Hint", "StubNotFilled", "call_learner", "check", "exercise", "not_a_stub"]
