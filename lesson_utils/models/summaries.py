@@ -79,14 +79,15 @@ def summarize(entries: list[tuple[str, str]]) -> str:
     # Statements about the user from earlier summaries (any role) are read like instructions are.
     sheet = factlib.collect_facts("\n".join(other_texts), user_texts)
     lines = [SUMMARY_HEADING]
-    lines.extend(f"- {to_third_person(fact.text)}." for fact in _latest_per_slot(sheet.facts))
+    kept = _latest_per_slot(sheet.facts)
+    lines.extend(f"- {to_third_person(fact.text)}." for fact in kept)
+    if not kept:
+        lines.append("No facts about the user yet.")
     questions = [s for text in user_texts for s in sentences(normalize_quotes(text)) if factlib.is_question(s)]
     questions = [q for q in questions if not asks_for_summary_of_chat(q)]
     if questions:
         quoted = " ".join(f'"{q}"' for q in questions[-_MAX_QUESTIONS:])
         lines.append(f"Earlier questions: {quoted}")
-    if len(lines) == 1:
-        lines.append("No facts about the user yet.")
     return "\n".join(lines)
 
 
