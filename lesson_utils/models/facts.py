@@ -11,6 +11,7 @@ a question's words against facts (with light stemming) and quoting the best one.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .text import (
@@ -76,7 +77,7 @@ class Fact:
     text: str
     slot: str | None = None  # "name" or "age" for the two facts lessons ask about directly
     value: str | None = None
-    source: str = "user"  # "user", "instructions" or "memory"
+    source: str = "user"  # "user", "instructions", "context" (e.g. a summary) or "memory"
 
     @property
     def stems(self) -> set[str]:
@@ -216,10 +217,16 @@ def subject_ok(line: str, known_name: str | None, any_name: bool) -> bool:
     return any_name and looks_like_name(first) and first not in _SUBJECT_STOP
 
 
-def collect_facts(instructions: str, user_texts: list[str]) -> FactSheet:
-    """Read every fact in a request: instructions first, then user-role messages in order."""
+def collect_facts(instructions: str, user_texts: list[str], context_texts: Sequence[str] = ()) -> FactSheet:
+    """Read every fact in a request: instructions, then other context, then user-role messages in order.
+
+    ``context_texts`` are other messages the model was sent, such as an earlier summary standing in
+    for compacted turns ("- The user's name is Priya."): only statements *about* the user count there.
+    """
     sheet = FactSheet()
-    blocks: list[tuple[str, str]] = [("instructions", instructions)] + [("user", t) for t in user_texts]
+    blocks: list[tuple[str, str]] = [("instructions", instructions)]
+    blocks += [("context", t) for t in context_texts]
+    blocks += [("user", t) for t in user_texts]
     # Two passes: the name must be known before "- Alex ships on Fridays" can be read as about the user.
     for _ in range(2):
         for source, block in blocks:

@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import zlib
+from collections import deque
 from collections.abc import AsyncIterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -130,15 +131,19 @@ class OfflineChatClient(
 ):
     """A deterministic, stateless chat client for the lessons (the default when no model is configured).
 
-    ``last_request`` shows what it was sent on its latest call; it is never used to answer.
+    ``last_request`` shows what it was sent on its latest call, and ``requests`` its recent calls in
+    order (the last :attr:`REQUEST_LOG_SIZE`); neither is ever used to answer. The log matters when
+    one turn makes several calls, e.g. a summariser run by compaction before or after the agent's own.
     """
 
     OTEL_PROVIDER_NAME: ClassVar[str] = "offline"
+    REQUEST_LOG_SIZE: ClassVar[int] = 200
 
     def __init__(self, *, model: str = OFFLINE_MODEL_NAME, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.model = model
         self.last_request: ModelRequest | None = None
+        self.requests: deque[ModelRequest] = deque(maxlen=self.REQUEST_LOG_SIZE)
 
     def service_url(self) -> str:
         return "offline://lesson-model"
@@ -164,6 +169,7 @@ class OfflineChatClient(
             tool_names=[spec.name for spec in tools],
         )
         self.last_request = request
+        self.requests.append(request)
         decision = respond(
             instructions=request.instructions,
             messages=[m for m in messages if m.role != "system"],

@@ -3,6 +3,7 @@
 One pure function, :func:`respond`, so the rules can be read top to bottom and tested without a
 client. Order of the rules:
 
+0. Asked for a summary of a conversation -> summarise it, keeping what the user said about themselves.
 1. A tool result just arrived -> answer from it (never call another tool: one round per turn).
 2. "Remember that ..." and an add/remember-like tool is offered -> call it.
 3. A joke request -> a joke on the topic.
@@ -23,7 +24,7 @@ from typing import Any
 from agent_framework import Message
 
 from . import facts as factlib
-from . import jokes
+from . import jokes, summaries
 from .text import (
     LETTER,
     NAME_WORD,
@@ -82,7 +83,12 @@ def respond(*, instructions: str, messages: Sequence[Message], tools: Sequence[T
     results = _pending_tool_results(messages)
     user_index = _input_index(messages)
     user_input = messages[user_index].text if user_index is not None else ""
-    sheet = factlib.collect_facts(instructions, _user_texts(messages))
+    if summaries.asks_for_summary_of_transcript(instructions):  # e.g. the framework's SummarizationStrategy
+        return TextReply(summaries.summarize(summaries.parse_transcript(user_input)))
+    if summaries.asks_for_summary_of_chat(user_input):
+        earlier = [m for i, m in enumerate(messages) if i != user_index and m.role in ("user", "assistant") and m.text]
+        return TextReply(summaries.summarize([(m.role, m.text) for m in earlier]))
+    sheet = factlib.collect_facts(instructions, _user_texts(messages), _assistant_texts(messages))
 
     if results:
         return TextReply(_follow_instructions(_answer_from_tool_results(results, user_input, sheet), instructions, sheet))
@@ -122,6 +128,11 @@ def _user_texts(messages: Sequence[Message]) -> list[str]:
             named = asked_name and bare is not None and looks_like_name(bare.group(1))
             texts.append(f"My name is {bare.group(1)}." if named and bare else msg.text)
     return texts
+
+
+def _assistant_texts(messages: Sequence[Message]) -> list[str]:
+    """Assistant-role texts: an earlier summary that replaced compacted turns is one of them."""
+    return [msg.text for msg in messages if msg.role == "assistant" and msg.text]
 
 
 def _pending_tool_results(messages: Sequence[Message]) -> list[tuple[str, str]]:

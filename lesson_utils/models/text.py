@@ -117,6 +117,46 @@ def verb_to_third(verb: str) -> str:
     return verb + "s"
 
 
+_MODALS = frozenset("can could will would should shall may might must can't cannot couldn't won't wouldn't shouldn't".split())
+_PAST_IRREGULAR = frozenset("went grew got had did made met came left took gave began saw knew wrote".split())
+_CONTRACTED_SUBJECT = {"you're": "is", "you've": "has", "you'd": "would", "you'll": "will"}
+_OBJECT_PRONOUNS = {"your": "their", "yours": "theirs", "yourself": "themselves", "you": "them"}
+_ADVERB_WORDS = frozenset("usually often always never sometimes also really typically generally normally mostly".split())
+
+
+def to_third_person(text: str, subject: str = "The user") -> str:
+    """Restate a fact said to the user about someone else's user: "you ship on Fridays" -> "The user ships on Fridays".
+
+    The inverse of how facts are kept (second person, for the listener), so a summary can carry them
+    and be read back. Text that is not about "you"/"your" comes back unchanged (capitalised).
+    """
+    text = normalize_quotes(text).strip()
+    words_ = text.split()
+    if not words_:
+        return text
+    head, rest = words_[0].lower(), words_[1:]
+
+    def objects(tokens: list[str]) -> str:
+        return " ".join(_OBJECT_PRONOUNS.get(t.lower(), t) for t in tokens)
+
+    if head == "your":
+        return f"{subject}'s {objects(rest)}".strip()
+    if head in _CONTRACTED_SUBJECT:
+        return f"{subject} {_CONTRACTED_SUBJECT[head]} {objects(rest)}".strip()
+    if head != "you" or not rest:
+        return capitalize_first(text)
+    adverb = ""
+    if rest[0].lower() in _ADVERB_WORDS and len(rest) > 1:
+        adverb, rest = rest[0] + " ", rest[1:]
+    verb = rest[0]
+    low = verb.lower()
+    if low in _MODALS or low in _PAST_IRREGULAR or (low.endswith("ed") and len(low) > 3):
+        third = verb
+    else:
+        third = verb_to_third(verb)
+    return f"{subject} {adverb}{third} {objects(rest[1:])}".strip()
+
+
 def token_count(text: str) -> int:
     """A rough, deterministic token count (words and punctuation marks)."""
     return len(re.findall(r"\w+|[^\w\s]", text or ""))

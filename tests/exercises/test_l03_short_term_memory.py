@@ -1,0 +1,163 @@
+"""Exercise 03.token_budget: correct compaction set-ups pass; an untouched stub and plausible wrong ones get their hint."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from agent_framework import (
+    Agent,
+    CharacterEstimatorTokenizer,
+    CompactionProvider,
+    ContextProvider,
+    InMemoryHistoryProvider,
+    SlidingWindowStrategy,
+    SummarizationStrategy,
+    TokenBudgetComposedStrategy,
+    TruncationStrategy,
+)
+
+from lesson_utils.exercises import EXERCISES, check
+
+ID = "03.token_budget"
+
+
+# ----------------------------------------------------------------------------- right answers
+
+
+def summarise_within_budget(client, token_budget):
+    """The solution notebook's answer: summaries first, the framework's fallback if still over."""
+    tokenizer = CharacterEstimatorTokenizer()
+    summarise = SummarizationStrategy(client=client, target_count=4, threshold=2)
+    budget = TokenBudgetComposedStrategy(token_budget=token_budget - 100, tokenizer=tokenizer, strategies=[summarise])
+    return Agent(client=client, context_providers=[InMemoryHistoryProvider(), CompactionProvider(before_strategy=budget)])
+
+
+def truncate_but_keep_the_first_turn(client, token_budget):
+    tokenizer = CharacterEstimatorTokenizer()
+    truncate = TruncationStrategy(
+        max_n=token_budget - 100, compact_to=token_budget - 200, tokenizer=tokenizer, preserve_first_user_group=True
+    )
+    return Agent(client=client, context_providers=[InMemoryHistoryProvider(), CompactionProvider(before_strategy=truncate)])
+
+
+def in_run_budget(client, token_budget):
+    summarise = SummarizationStrategy(client=client, target_count=4, threshold=2)
+    return Agent(
+        client=client,
+        compaction_strategy=TokenBudgetComposedStrategy(
+            token_budget=token_budget, tokenizer=CharacterEstimatorTokenizer(), strategies=[summarise]
+        ),
+    )
+
+
+class PinnedName(ContextProvider):
+    def __init__(self):
+        super().__init__("pinned_name")
+
+    async def before_run(self, *, agent, session, context, state):
+        if "name" in state:
+            context.extend_instructions(self.source_id, f"The user's name is {state['name']}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        for message in context.input_messages:
+            if found := re.search(r"(?i:my name is)\s+([A-Z]\w+)", message.text or ""):
+                state["name"] = found.group(1)
+
+
+def window_plus_pinned_name(client, token_budget):
+    window = CompactionProvider(before_strategy=SlidingWindowStrategy(keep_last_groups=6))
+    return Agent(client=client, context_providers=[InMemoryHistoryProvider(), PinnedName(), window])
+
+
+@pytest.mark.parametrize(
+    "answer", [summarise_within_budget, truncate_but_keep_the_first_turn, in_run_budget, window_plus_pinned_name]
+)
+def test_any_correct_set_up_passes(answer, capsys) -> None:
+    assert check(ID, answer) is True
+    assert capsys.readouterr().out.startswith("\u2705 03.token_budget")
+
+
+# ----------------------------------------------------------------------------- wrong answers
+
+
+def stub(client, token_budget):
+    raise NotImplementedError
+
+
+def ellipsis_stub(client, token_budget):
+    return ...
+
+
+def sliding_window_only(client, token_budget):
+    window = CompactionProvider(before_strategy=SlidingWindowStrategy(keep_last_groups=6))
+    return Agent(client=client, context_providers=[InMemoryHistoryProvider(), window])
+
+
+def no_compaction(client, token_budget):
+    return Agent(client=client, instructions="You are a friendly assistant.")
+
+
+class KeepOnlyTheStart:
+    """A hand-written in-run strategy that keeps the oldest messages: the new one is lost."""
+
+    async def __call__(self, messages):
+        for message in messages[4:]:
+            message.additional_properties["_excluded"] = True
+        return True
+
+
+def drops_the_new_message(client, token_budget):
+    return Agent(client=client, compaction_strategy=KeepOnlyTheStart())
+
+
+def only_the_new_message_and_the_name(client, token_budget):
+    """Under budget and the name arrives, but no earlier turn does: no short-term memory left."""
+    return Agent(client=client, context_providers=[PinnedName()], compaction_strategy=SlidingWindowStrategy(keep_last_groups=1))
+
+
+class HistoryInInstructions(ContextProvider):
+    def __init__(self):
+        super().__init__("transcript")
+
+    async def before_run(self, *, agent, session, context, state):
+        context.extend_instructions(self.source_id, "\n".join(state.get("lines", [])))
+
+    async def after_run(self, *, agent, session, context, state):
+        state.setdefault("lines", []).extend(m.text for m in context.input_messages)
+
+
+def smuggles_history_into_instructions(client, token_budget):
+    return Agent(
+        client=client,
+        context_providers=[
+            InMemoryHistoryProvider(),
+            HistoryInInstructions(),
+            CompactionProvider(before_strategy=SlidingWindowStrategy(keep_last_groups=2)),
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [
+        (stub, "fill in `build_agent` first"),
+        (ellipsis_stub, "fill in `build_agent` first"),
+        (sliding_window_only, "no longer reached the model: a sliding window or truncation drops the turn"),
+        (no_compaction, "over the budget of 450"),
+        (drops_the_new_message, "never received the new message"),
+        (only_the_new_message_and_the_name, "did not carry the previous message"),
+        (smuggles_history_into_instructions, "the instructions grew"),
+        (lambda client, token_budget: "an agent", "returned str"),
+        ("build_agent", "pass your function itself"),
+    ],
+)
+def test_wrong_answers_fail_with_their_hint(answer, hint, capsys) -> None:
+    assert check(ID, answer) is False
+    out = capsys.readouterr().out
+    assert out.startswith("\u274c 03.token_budget") and hint in out, out
+
+
+def test_the_exercise_is_listed_under_lesson_03() -> None:
+    entry = EXERCISES[ID]
+    assert entry.lesson == "03" and "token budget" in entry.title
