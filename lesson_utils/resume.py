@@ -7,7 +7,8 @@ load the session's JSON; the conversation carries on as if nothing happened. Wha
 the lesson shows. :func:`resume_strict` is the same turn with the package's hardening
 (:mod:`lesson_utils.persistence`: strict reading with :class:`SessionFormatError`, atomic writes).
 Everything else here — argument parsing, error lines, the SQLite row — is the command line
-around them::
+around them. It reads the file strictly once before the turn, to report the history's length and
+to fail with one clear line before any model call::
 
     python -m lesson_utils.resume SESSION.json "What is my name?"
     python -m lesson_utils.resume --strict SESSION.json "What is my name?"
