@@ -26,6 +26,7 @@ from typing import Any
 import cloudpickle
 
 from ..resume import CHILD_PROCESS_TIMEOUT_S, child_env
+from ._registry import Hint
 
 __all__ = ["ChildResult", "freeze", "run_frozen"]
 
@@ -48,6 +49,10 @@ def freeze(fn: Callable[..., Any]) -> bytes:
         cloudpickle.register_pickle_by_value(module)
     try:
         return cloudpickle.dumps(fn)
+    except Exception as exc:  # it refers to an object of this process (a client, a lock) that cannot travel
+        raise Hint(f"`{getattr(fn, '__name__', 'your function')}` uses an object of this process that cannot go to "
+                   f"a new one ({type(exc).__name__}: {exc}); build what it needs inside it, e.g. the agent "
+                   "with get_chat_client()") from None
     finally:
         if by_value:
             cloudpickle.unregister_pickle_by_value(module)

@@ -86,6 +86,16 @@ async def resume_a_new_session(path, message):
     return response.text
 
 
+import threading
+
+_this_kernels_lock = threading.Lock()  # stands for anything of this process that cannot be pickled (a live client)
+
+
+async def resume_using_this_process_object(path, message):
+    with _this_kernels_lock:
+        return await resume(path, message)
+
+
 def test_the_solution_passes(capsys):
     assert check("05.resume_from_json", (save, resume)) is True
 
@@ -102,9 +112,10 @@ def test_the_solution_passes(capsys):
         ((save, resume_without_saving_back), "the file does not hold the new turn"),
         ((save, resume_a_new_session), "the file now holds a different conversation"),
         (resume, "pass both functions"),
+        ((save, resume_using_this_process_object), "uses an object of this process that cannot go to a new one"),
     ],
     ids=["stub", "resume-stub", "same-process", "returns-session", "history-only", "repr", "no-save-back",
-         "new-session", "one-function"],
+         "new-session", "one-function", "unpicklable-global"],
 )
 def test_wrong_answers_get_their_hint(capsys, answer, hint):
     assert check("05.resume_from_json", answer) is False
