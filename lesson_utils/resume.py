@@ -1,20 +1,28 @@
-"""Lesson 4: continue a saved conversation in another process.
+"""Lesson 05: continue a saved conversation in another process.
 
-The agent is stateless, so a different process only needs to build an equivalent agent
-and load the session bytes; the conversation carries on as if nothing happened. Run it
-from a shell (or from a notebook through ``subprocess`` with ``sys.executable``)::
+The agent is stateless, so a different process only needs to build an equivalent agent and
+load the session's JSON; the conversation carries on as if nothing happened. What that takes is
+:func:`resume`, about ten lines written the framework's way (``json.load`` →
+``AgentSession.from_dict`` → ``agent.run`` → ``json.dump(session.to_dict())``), and it is what
+the lesson shows. :func:`resume_strict` is the same turn with the package's hardening
+(:mod:`lesson_utils.persistence`: strict reading with :class:`SessionFormatError`, atomic writes).
+Everything else here — argument parsing, error lines, the SQLite row — is the command line
+around them. It reads the file strictly once before the turn, to report the history's length and
+to fail with one clear line before any model call::
 
     python -m lesson_utils.resume SESSION.json "What is my name?"
+    python -m lesson_utils.resume --strict SESSION.json "What is my name?"
     python -m lesson_utils.resume --sqlite sessions.db --conversation-id c-42 "Tell it again"
 
-It prints the agent's reply on stdout and, unless ``--no-save``, writes the continued
-session back to where it came from.
+It prints the agent's reply on stdout, a line naming its own process id on stderr, and, unless
+``--no-save``, writes the continued session back to where it came from.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import os
 import sys
@@ -33,26 +41,59 @@ from .persistence import (
 )
 from .user_memory import UserMemoryProvider
 
-__all__ = ["DEFAULT_INSTRUCTIONS", "child_env", "continue_conversation", "make_lesson_agent", "main"]
+__all__ = [
+    "CHILD_PROCESS_TIMEOUT_S",
+    "INSTRUCTIONS",
+    "child_env",
+    "make_lesson_agent",
+    "main",
+    "resume",
+    "resume_strict",
+]
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_INSTRUCTIONS = "You are a friendly assistant who is good at telling jokes."
+INSTRUCTIONS = "You are a friendly assistant who is good at telling jokes."
+
+# How long a lesson waits for `python -m lesson_utils.resume` as a whole. The child's model call
+# follows the same timeout and output cap as every other call in the course, because it builds its
+# client with get_chat_client(); this only bounds the process (start-up plus one turn), and is kept
+# well above the model timeout so a slow model is reported by the child's own one-line error
+# instead of the child being killed.
+CHILD_PROCESS_TIMEOUT_S = 300
 
 
-def make_lesson_agent(
-    *, instructions: str = DEFAULT_INSTRUCTIONS, client: Any | None = None, user_memory: bool = True
-) -> Agent:
-    """The agent lessons 3–5 talk to: the active chat client plus the user-memory provider.
-
-    Both processes of lesson 4 build it the same way; only the session differs.
-    """
+def make_lesson_agent(*, client: Any | None = None, user_memory: bool = True) -> Agent:
+    """The agent lessons 04–06 talk to: the active chat client plus the user-memory provider."""
     if client is None:
         from .models import get_chat_client
 
-        client = get_chat_client()
+        client = get_chat_client()  # one timeout and output-cap policy for every process
     providers = [UserMemoryProvider()] if user_memory else []
-    return Agent(client=client, instructions=instructions, context_providers=providers)
+    return Agent(client=client, instructions=INSTRUCTIONS, context_providers=providers)
+
+
+async def resume(path: str | os.PathLike[str], message: str, *, agent: Agent | None = None) -> str:
+    """The other process, in full: build the same agent, load the file, run one turn, save it back."""
+    agent = agent or make_lesson_agent()
+    with open(path, encoding="utf-8") as f:
+        session = AgentSession.from_dict(json.load(f))  # the conversation as the first process left it
+    response = await agent.run(message, session=session)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict(), f, ensure_ascii=False)  # ... and as this process leaves it
+    return response.text
+
+
+async def resume_strict(path: str | os.PathLike[str], message: str, *, agent: Agent | None = None) -> str:
+    """:func:`resume` with the hardening: strict reading (SessionFormatError) and an atomic write."""
+    agent = agent or make_lesson_agent()
+    session = load_session(path)  # refuses a truncated or wrong-shaped file, naming the problem
+    response = await agent.run(message, session=session)
+    save_session(session, path)  # a temporary file replaces the old one in one step
+    return response.text
+
+
+# --------------------------------------------------------------------------- the command line
 
 
 def child_env() -> dict[str, str]:
@@ -71,28 +112,16 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def _history_length(session: AgentSession) -> int:
-    slot = session.state.get("in_memory")
-    messages = slot.get("messages") if isinstance(slot, dict) else None
-    return len(messages) if isinstance(messages, list) else 0
-
-
-async def continue_conversation(agent: Agent, session: AgentSession, message: str) -> str:
-    """Run one more turn of ``session`` and return the reply text."""
-    response = await agent.run(message, session=session)
-    return response.text
-
-
 def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m lesson_utils.resume",
         description="Load a saved agent session, send one message, print the reply.",
     )
-    parser.add_argument("session_file", nargs="?", help="a JSON file written by save_session")
+    parser.add_argument("session_file", nargs="?", help="a JSON file holding session.to_dict()")
     parser.add_argument("message", help="what the user says next")
+    parser.add_argument("--strict", action="store_true", help="read strictly and write atomically (resume_strict)")
     parser.add_argument("--sqlite", metavar="DB", help="load from this SQLite file instead of a JSON file")
     parser.add_argument("--conversation-id", metavar="ID", help="the row to load with --sqlite")
-    parser.add_argument("--instructions", default=DEFAULT_INSTRUCTIONS, help="the agent's instructions")
     parser.add_argument("--no-user-memory", action="store_true", help="build the agent without UserMemoryProvider")
     parser.add_argument("--no-save", action="store_true", help="do not write the continued session back")
     args = parser.parse_args(argv)
@@ -106,22 +135,37 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+def _describe(session: AgentSession) -> tuple[str, int]:
+    slot = session.state.get("in_memory")
+    messages = slot.get("messages") if isinstance(slot, dict) else None
+    return session.session_id, len(messages) if isinstance(messages, list) else 0
+
+
 async def _run(args: argparse.Namespace) -> str:
-    store = SqliteSessionStore(args.sqlite) if args.sqlite else None
-    session = store.load(args.conversation_id) if store is not None else load_session(args.session_file)
-    agent = make_lesson_agent(instructions=args.instructions, user_memory=not args.no_user_memory)
-    before = _history_length(session)
-    reply = await continue_conversation(agent, session, args.message)
+    agent = make_lesson_agent(user_memory=not args.no_user_memory)
+    if args.sqlite:  # a database row: always strict, the row is only replaced whole
+        store = SqliteSessionStore(args.sqlite)
+        session = store.load(args.conversation_id)
+        session_id, before = _describe(session)
+        reply = (await agent.run(args.message, session=session)).text
+        if not args.no_save:
+            store.save(args.conversation_id, session)
+        after = _describe(session)[1]
+    else:
+        path = Path(args.session_file)
+        session_id, before = _describe(load_session(path))  # fails clearly before any model call
+        if args.no_save:
+            session = load_session(path)
+            reply = (await agent.run(args.message, session=session)).text
+            after = _describe(session)[1]
+        else:
+            reply = await (resume_strict if args.strict else resume)(path, args.message, agent=agent)
+            after = _describe(load_session(path))[1]
     print(
-        f"lesson_utils.resume: process {os.getpid()} continued session {session.session_id} "
-        f"({before} -> {_history_length(session)} messages in its history)",
+        f"lesson_utils.resume: process {os.getpid()} continued session {session_id} "
+        f"({before} -> {after} messages in its history)",
         file=sys.stderr,
     )
-    if not args.no_save:
-        if store is not None:
-            store.save(args.conversation_id, session)
-        else:
-            save_session(session, Path(args.session_file))
     return reply
 
 

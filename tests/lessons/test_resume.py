@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
-import tempfile
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from agent_framework import AgentSession
 
-from lesson_utils import SqliteSessionStore, load_session, save_session
-from lesson_utils.resume import child_env, main, make_lesson_agent
+from lesson_utils import SessionFormatError, SqliteSessionStore, load_session, save_session
+from lesson_utils.resume import CHILD_PROCESS_TIMEOUT_S, child_env, main, make_lesson_agent, resume, resume_strict
+
 
 def run_resume(*args: str | os.PathLike[str]) -> subprocess.CompletedProcess[str]:
     env = dict(child_env(), LESSON_MODEL="offline")
@@ -24,7 +26,7 @@ def run_resume(*args: str | os.PathLike[str]) -> subprocess.CompletedProcess[str
         encoding="utf-8",
         env=env,
         cwd=tempfile.gettempdir(),  # not the repo: child_env() alone must make lesson_utils importable
-        timeout=120,
+        timeout=CHILD_PROCESS_TIMEOUT_S,
     )
 
 
@@ -87,10 +89,11 @@ def test_no_save_leaves_the_file_untouched(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
-def test_a_corrupt_file_is_a_clear_error_and_exit_code_2(tmp_path: Path) -> None:
+@pytest.mark.parametrize("strict", [False, True], ids=["framework-way", "strict"])
+def test_a_corrupt_file_is_a_clear_error_and_exit_code_2(tmp_path: Path, strict: bool) -> None:
     path = tmp_path / "bad.json"
     path.write_text("{ not json", encoding="utf-8")
-    done = run_resume(path, "Hello")
+    done = run_resume(path, "Hello", *(["--strict"] if strict else []))
     assert done.returncode == 2
     assert "bad.json" in done.stderr and "not a saved agent session" in done.stderr
     assert "Traceback" not in done.stderr
@@ -113,3 +116,64 @@ def test_bad_command_lines_are_usage_errors(argv: list[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(argv)
     assert info.value.code == 2
+
+
+# ----------------------------------------------------------------- the two functions the lesson shows
+
+
+def write_plain_json(session: AgentSession, path: Path) -> None:
+    """What the lesson's first cells do: json.dump of to_dict, no package helper."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict(), f)
+
+
+async def test_resume_continues_a_file_written_with_plain_json_dump(tmp_path: Path) -> None:
+    session = await first_turn("Hi! My name is Tomás and I am 44 years old.")
+    path = tmp_path / "plain.json"
+    write_plain_json(session, path)
+
+    reply = await resume(path, "What is my name and age?")
+
+    assert "Tomás" in reply and "44" in reply
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)  # written back as plain JSON, readable by from_dict
+    continued = AgentSession.from_dict(data)
+    assert continued.session_id == session.session_id
+    assert texts(continued)[2:] == ["What is my name and age?", reply]
+    assert continued.state["user_memory"] == {"name": "Tomás", "age": 44}
+
+
+async def test_a_child_process_resumes_a_plain_json_dump_file(tmp_path: Path) -> None:
+    session = await first_turn("I'm Ngozi and I'm 29.")
+    path = tmp_path / "plain.json"
+    write_plain_json(session, path)
+    done = run_resume(path, "How old am I?")
+    assert done.returncode == 0, done.stderr
+    assert "29" in done.stdout
+    assert "(2 -> 4 messages" in done.stderr
+
+
+async def test_bare_resume_has_no_guard_against_a_truncated_file_but_strict_names_it(tmp_path: Path) -> None:
+    """Why the lesson hardens: json.load's error does not say which file, and nothing checks the shape."""
+    session = await first_turn("I'm Ingrid.")
+    path = tmp_path / "cut.json"
+    write_plain_json(session, path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[: len(text) // 2], encoding="utf-8")
+
+    with pytest.raises(json.JSONDecodeError) as bare:
+        await resume(path, "Hello")
+    assert "cut.json" not in str(bare.value)
+
+    with pytest.raises(SessionFormatError, match=r"cut\.json' is not a saved agent session: .*not valid JSON"):
+        await resume_strict(path, "Hello")
+    assert path.read_text(encoding="utf-8") == text[: len(text) // 2]  # nothing overwritten
+
+
+async def test_resume_strict_writes_through_save_session(tmp_path: Path) -> None:
+    session = await first_turn("I'm Ingrid and I'm 38.")
+    path = save_session(session, tmp_path / "s.json")
+    reply = await resume_strict(path, "What's my name?")
+    assert "Ingrid" in reply
+    assert texts(load_session(path))[-1] == reply
+    assert not list(tmp_path.glob(".s.json.*.tmp"))  # the atomic write left no temporary file

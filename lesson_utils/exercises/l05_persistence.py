@@ -1,0 +1,84 @@
+"""Lesson 05's exercise: save a session with ``json.dump`` and resume it in a new process.
+
+The learner writes ``save(session, path)`` and ``resume(path, message)``. The checker chats one turn
+on the offline lesson model, calls ``save`` here, and runs ``resume`` in a *fresh interpreter*
+(:mod:`._new_process`), which has nothing but the file. Then it reads the file the child wrote back.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from agent_framework import Agent, AgentSession
+
+from ..models import OfflineChatClient
+from ..user_memory import UserMemoryProvider
+from ._new_process import freeze, run_frozen
+from ._registry import Hint, call_learner, exercise
+
+_FIRST = "Hi! I'm Ingrid and I'm 38 years old."
+_QUESTION = "What is my name and age?"
+_MEMORY = {"name": "Ingrid", "age": 38}
+
+
+def _two_functions(answer: Any) -> tuple[Any, Any]:
+    if not (isinstance(answer, tuple) and len(answer) == 2 and all(callable(f) for f in answer)):
+        raise Hint("pass both functions: check(\"05.resume_from_json\", (save, resume))")
+    return answer
+
+
+def _read_saved(path: Path, what: str) -> dict[str, Any]:
+    if not path.exists():
+        raise Hint(f"{what} wrote no file at the path it was given")
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except ValueError:
+        raise Hint(f"the file {what} wrote is not JSON (str() or repr() of a dict is Python, not JSON): "
+                   "write it with json.dump(session.to_dict(), f)") from None
+    if not isinstance(data, dict) or not isinstance(data.get("session_id"), str):
+        raise Hint(f"the file {what} wrote is not session.to_dict(): it has no session_id; dump the whole dict")
+    return data
+
+
+@exercise("05.resume_from_json", title="resume from a JSON file, in a new process")
+async def check_resume_from_json(answer: Any) -> None:
+    save, resume = _two_functions(answer)
+    frozen = freeze(resume)  # before save runs: the child gets nothing save leaves in this process
+    agent = Agent(client=OfflineChatClient(), instructions="Be friendly.", context_providers=[UserMemoryProvider()])
+    session = agent.create_session()
+    await agent.run(_FIRST, session=session)
+
+    with tempfile.TemporaryDirectory(prefix="exercise-05-") as folder:
+        path = Path(folder) / "chat.json"
+        await call_learner(save, session, path, what="`save`")
+        state = _read_saved(path, "save").get("state")
+        if not isinstance(state, dict) or not isinstance(state.get("in_memory"), dict):
+            raise Hint("the saved file has no history (state['in_memory']): dump session.to_dict(), the whole session")
+        if state.get("user_memory") != _MEMORY:
+            raise Hint("the saved file lost the provider's memory (state['user_memory']): save session.to_dict(), "
+                       "not only the history — every provider's slot is part of the conversation")
+
+        child = run_frozen(frozen, str(path), _QUESTION)
+        if child.error:
+            raise Hint(f"in a new process, `resume` failed ({child.error}); it must build its own agent and read "
+                       "everything from the file — a new process has none of this one's objects")
+        if child.value_type != "str":
+            raise Hint(f"`resume` returned a {child.value_type}; return the reply's text (response.text)")
+
+        continued = AgentSession.from_dict(_read_saved(path, "resume"))
+        if continued.session_id != session.session_id:
+            raise Hint("the file now holds a different conversation (new session_id): load the saved one with "
+                       "AgentSession.from_dict(json.load(f)) instead of creating a session")
+        history = [m.text for m in continued.state.get("in_memory", {}).get("messages", [])]
+        if history[-2:] != [_QUESTION, child.value]:
+            raise Hint("the file does not hold the new turn: after agent.run, write the continued session back to "
+                       "path with json.dump(session.to_dict(), f)")
+        if len(history) != 4 or history[0] != _FIRST:
+            raise Hint("the continued history does not start with the saved turn: pass the loaded session to agent.run")
+        if "Ingrid" not in child.value or "38" not in child.value:
+            raise Hint(f"the new process answered {child.value!r:.80} without knowing the user: run the agent on "
+                       "the session loaded from the file")
