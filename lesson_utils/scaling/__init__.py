@@ -23,7 +23,7 @@ from .redis_server import (
     start_redis_server,
 )
 from .redis_store import RedisSessionStore
-from .stores import history_providers, is_redis, open_store
+from .stores import history_providers, is_redis, open_store, stored_history
 from .turn_counter import TurnCounter
 from .workers import Turn, WorkerError, WorkerProcess, start_workers
 
@@ -44,4 +44,5 @@ __all__ = [
     "redis_for_lesson",
     "start_redis_server",
     "start_workers",
+    "stored_history",
 ]

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_framework import ContextProvider
+from agent_framework import AgentSession, ContextProvider, Message
 
 from ..persistence import SqliteSessionStore, VersionedSessionStore
 from .redis_server import check_redis_url
 
-__all__ = ["APPLICATION_ID", "history_providers", "is_redis", "open_store"]
+__all__ = ["APPLICATION_ID", "history_providers", "is_redis", "open_store", "stored_history"]
 
 APPLICATION_ID = "lesson14"  # RedisHistoryProvider keys are scoped by application
 
@@ -43,3 +43,15 @@ def history_providers(spec: str) -> list[ContextProvider]:
 
     provider: Any = RedisHistoryProvider(source_id="history", redis_url=spec, application_id=APPLICATION_ID)
     return [provider]
+
+
+async def stored_history(spec: str, session: AgentSession) -> list[Message]:
+    """The transcript of ``session`` as the history provider stores it (Redis list, or the session itself)."""
+    if not is_redis(spec):
+        slot = session.state.get("in_memory", {})
+        return list(slot.get("messages", [])) if isinstance(slot, dict) else []
+    provider: Any = history_providers(spec)[0]
+    try:
+        return list(await provider.get_messages(session.session_id))
+    finally:
+        await provider.aclose()
