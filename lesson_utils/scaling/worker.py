@@ -35,14 +35,17 @@ INSTRUCTIONS = "You are a friendly assistant. Keep answers short."
 async def serve_turn(
     store: VersionedSessionStore, agent: Agent, conversation_id: str, message: str, *, lock_ttl: float = 30.0
 ) -> str:
-    with store.lock(conversation_id, ttl=lock_ttl):  # one turn of this conversation at a time
+    """The safe turn: one turn of a conversation at a time, and never a stale save."""
+    with store.lock(conversation_id, ttl=lock_ttl):  # other workers wait here for this conversation
         loaded = store.load_versioned(conversation_id, create=True)
         response = await agent.run(message, session=loaded.session)
+        # Refused (StaleSessionError) if our lock expired and another worker saved meanwhile.
         store.save(conversation_id, loaded.session, expected_version=loaded.version)
     return response.text
 
 
 async def naive_turn(store: VersionedSessionStore, agent: Agent, conversation_id: str, message: str) -> str:
+    """The tempting turn: load, run, save. Two at once, and one save overwrites the other."""
     loaded = store.load_versioned(conversation_id, create=True)
     response = await agent.run(message, session=loaded.session)
     store.save(conversation_id, loaded.session)  # unconditional: the last writer wins
@@ -60,15 +63,20 @@ class ModelLatency(ChatMiddleware):
         await call_next()
 
 
+def build_agent(store: str, worker: str, *, middleware: list[Any] | None = None) -> Agent:
+    """The same agent in every worker: history from the store's history provider, plus a turn counter."""
+    return Agent(
+        client=get_chat_client(),
+        instructions=INSTRUCTIONS,
+        context_providers=[*history_providers(store), TurnCounter(worker)],
+        middleware=middleware or [],
+    )
+
+
 async def _serve(args: argparse.Namespace) -> None:
     store = open_store(args.store)
     recorder = RequestRecorder()
-    agent = Agent(
-        client=get_chat_client(),
-        instructions=INSTRUCTIONS,
-        context_providers=[*history_providers(args.store), TurnCounter(args.name)],
-        middleware=[ModelLatency(args.think), recorder],
-    )
+    agent = build_agent(args.store, args.name, middleware=[ModelLatency(args.think), recorder])
     turn = naive_turn if args.naive else functools.partial(serve_turn, lock_ttl=args.lock_ttl)
     _reply({"ready": args.name, "pid": os.getpid()})
     while line := await asyncio.to_thread(sys.stdin.readline):
