@@ -100,7 +100,8 @@ def test_correct_answers_pass(answer, capsys):
         (checks_but_never_retries, "a turn failed with StaleSessionError"),
         (retries_without_reloading, "a turn failed with StaleSessionError"),
         (forces_its_copy_through, "a lost update"),
-        (reruns_on_the_same_session, "in the stored history"),
+        # Which symptom shows depends on who saves last: duplicated messages or a lost update.
+        (reruns_on_the_same_session, ("in the stored history", "a lost update")),
         (forgets_the_reply, "should return the reply text"),
         ("not a function", "pass your function `safe_turn` itself"),
     ],
@@ -108,4 +109,5 @@ def test_correct_answers_pass(answer, capsys):
 def test_wrong_answers_fail_with_their_hint(answer, hint, capsys):
     assert check("14.safe_turn", answer) is False
     out = capsys.readouterr().out
-    assert out.startswith("\u274c 14.safe_turn") and hint in out, out
+    hints = hint if isinstance(hint, tuple) else (hint,)
+    assert out.startswith("\u274c 14.safe_turn") and any(h in out for h in hints), out

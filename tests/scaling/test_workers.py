@@ -18,13 +18,14 @@ from lesson_utils.scaling import RedisSessionStore, start_workers, stored_histor
 
 from .conftest import needs_redis
 
-pytestmark = [needs_redis, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 
 def count(store: RedisSessionStore, conversation_id: str) -> int:
     return store.load(conversation_id).state["turns"]["count"]
 
 
+@needs_redis
 def test_alternating_workers_share_history_through_redis_and_the_session_holds_no_transcript(
     redis_url: str, conversation_id: str
 ) -> None:
@@ -44,6 +45,7 @@ def test_alternating_workers_share_history_through_redis_and_the_session_holds_n
     assert json.loads(stored)["state"]["turns"] == {"count": 3, "served_by": ["a", "b", "a"]}
 
 
+@needs_redis
 def test_naive_workers_lose_an_update_and_locked_workers_lose_none(redis_url: str, conversation_id: str) -> None:
     store = RedisSessionStore(redis_url)
     naive = start_workers(["n1", "n2"], redis_url, naive=True, think=1.0)
@@ -74,6 +76,7 @@ def test_naive_workers_lose_an_update_and_locked_workers_lose_none(redis_url: st
     assert all(f"Locked note {i}." in texts for i in range(6)) and "Concurrent note 1." in texts
 
 
+@needs_redis
 def test_kill_9_mid_turn_loses_nothing_acknowledged_and_another_worker_continues(
     redis_url: str, conversation_id: str, tmp_path: Path
 ) -> None:
