@@ -15,6 +15,12 @@ experimental (an ``ExperimentalWarning`` on construction), async, keyed by id in
 folder rather than by a path you choose, and ``FileSessionStore`` renames a corrupt file
 aside when it fails to read it. A lesson wants a file it names, a visible error, and the
 bad file left in place; the on-disk shape is kept compatible instead.
+
+Lesson 14 (scaling out) adds versions: every stored session carries a version number, and
+``save(..., expected_version=n)`` refuses a write made from a copy that is no longer current
+(:class:`StaleSessionError`) instead of silently overwriting another worker's turn. Any store
+that keeps that promise is a :class:`VersionedSessionStore`; ``SqliteSessionStore`` is the
+embedded one, ``lesson_utils.scaling.RedisSessionStore`` the shared one.
 """
 
 from __future__ import annotations
@@ -26,18 +32,25 @@ import math
 import os
 import sqlite3
 import tempfile
-from collections.abc import Mapping
-from contextlib import closing
+import time
+import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, closing, contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from agent_framework import AgentSession, Message
 
 __all__ = [
+    "ConversationBusyError",
     "SessionFormatError",
     "SessionNotFoundError",
     "SqliteSessionStore",
+    "StaleSessionError",
+    "VersionedSession",
+    "VersionedSessionStore",
     "load_session",
     "save_session",
     "session_from_dict",
@@ -67,6 +80,62 @@ class SessionFormatError(ValueError):
 
 class SessionNotFoundError(LookupError):
     """No session is stored under the requested conversation id."""
+
+
+class StaleSessionError(RuntimeError):
+    """A save was refused: the session was loaded at a version that is no longer the stored one.
+
+    Another worker saved the conversation in between. Overwriting would lose that worker's
+    turn, so nothing is written; load the session again and redo the turn.
+    """
+
+    def __init__(self, conversation_id: str, expected: int, found: int, where: str) -> None:
+        now = "it is not stored any more" if found == 0 else f"version {found} is stored now"
+        if expected == 0:
+            now = f"it was created meanwhile (version {found})"
+        super().__init__(
+            f"refused a stale write to conversation {conversation_id!r} in {where}: it was loaded at "
+            f"version {expected}, but {now}; load it again and redo the turn"
+        )
+        self.conversation_id = conversation_id
+        self.expected = expected
+        self.found = found
+
+
+class ConversationBusyError(TimeoutError):
+    """Another worker held the conversation's lock for longer than this worker would wait."""
+
+
+@dataclass(frozen=True)
+class VersionedSession:
+    """A session as loaded from a versioned store, with the version it was loaded at.
+
+    ``version`` is 0 for a conversation that is not stored yet (``load_versioned(..., create=True)``).
+    Pass it back as ``save(..., expected_version=loaded.version)``.
+    """
+
+    conversation_id: str
+    session: AgentSession
+    version: int
+
+
+@runtime_checkable
+class VersionedSessionStore(Protocol):
+    """What a session store shared by several workers must promise.
+
+    - ``load_versioned`` returns the session and the version it was stored at.
+    - ``save(..., expected_version=n)`` writes only if the stored version is still ``n`` and
+      returns the new version; otherwise it raises :class:`StaleSessionError` and writes nothing.
+      ``expected_version=None`` is an unconditional write (the last writer wins).
+    - ``lock`` serialises the turns of one conversation across processes; it expires after
+      ``ttl`` seconds so a crashed worker cannot block a conversation for ever.
+    """
+
+    def load_versioned(self, conversation_id: str, *, create: bool = False) -> VersionedSession: ...
+
+    def save(self, conversation_id: str, session: AgentSession, *, expected_version: int | None = None) -> int: ...
+
+    def lock(self, conversation_id: str, *, ttl: float = 30.0, wait: float = 60.0) -> AbstractContextManager[None]: ...
 
 
 # --------------------------------------------------------------------------- writing
@@ -246,10 +315,12 @@ class SqliteSessionStore:
 
     Each row holds exactly the JSON text :func:`session_to_json` produces, so a row and a
     file are interchangeable. Every call opens and closes its own connection, so several
-    processes can share one database file.
+    processes can share one database file — on one machine. Each row carries a version
+    (see :class:`VersionedSessionStore`).
     """
 
     TABLE = "agent_sessions"
+    LOCKS = "agent_session_locks"
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
@@ -258,7 +329,15 @@ class SqliteSessionStore:
                 f"CREATE TABLE IF NOT EXISTS {self.TABLE} ("
                 " conversation_id TEXT PRIMARY KEY,"
                 " session_json TEXT NOT NULL,"
-                " updated_at TEXT NOT NULL)"
+                " updated_at TEXT NOT NULL,"
+                " version INTEGER NOT NULL DEFAULT 1)"
+            )
+            columns = {row[1] for row in connection.execute(f"PRAGMA table_info({self.TABLE})")}
+            if "version" not in columns:  # a database written before versions existed (lesson 05)
+                connection.execute(f"ALTER TABLE {self.TABLE} ADD COLUMN version INTEGER NOT NULL DEFAULT 1")
+            connection.execute(
+                f"CREATE TABLE IF NOT EXISTS {self.LOCKS} ("
+                " conversation_id TEXT PRIMARY KEY, token TEXT NOT NULL, expires_at REAL NOT NULL)"
             )
 
     def __repr__(self) -> str:
@@ -276,23 +355,101 @@ class SqliteSessionStore:
     def _source(self, conversation_id: str) -> str:
         return f"row {conversation_id!r} of {self.TABLE} in {str(self.path)!r}"
 
-    def save(self, conversation_id: str, session: AgentSession) -> None:
-        """Insert or replace the row for ``conversation_id`` (one transaction)."""
-        self._check_id(conversation_id)
-        self.save_json(conversation_id, session_to_json(session))
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction that takes the database's write lock before it reads."""
+        with closing(self._connect()) as connection:
+            connection.isolation_level = None
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
 
-    def save_json(self, conversation_id: str, text: str) -> None:
+    def save(self, conversation_id: str, session: AgentSession, *, expected_version: int | None = None) -> int:
+        """Store the session for ``conversation_id`` and return its new version.
+
+        With ``expected_version`` (from :meth:`load_versioned`; 0 for a new conversation) the write
+        happens only if that is still the stored version, else :class:`StaleSessionError`.
+        """
+        self._check_id(conversation_id)
+        return self.save_json(conversation_id, session_to_json(session), expected_version=expected_version)
+
+    def save_json(self, conversation_id: str, text: str, *, expected_version: int | None = None) -> int:
         """Store session JSON as is, after checking it is one (so a bad row is never written)."""
         self._check_id(conversation_id)
         session_from_json(text, source=f"JSON for {self._source(conversation_id)}")
         stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        with closing(self._connect()) as connection, connection:
+        with self._transaction() as connection:
+            row = connection.execute(
+                f"SELECT version FROM {self.TABLE} WHERE conversation_id = ?", (conversation_id,)
+            ).fetchone()
+            current = 0 if row is None else int(row[0])
+            if expected_version is not None and expected_version != current:
+                raise StaleSessionError(conversation_id, expected_version, current, repr(self))
             connection.execute(
-                f"INSERT INTO {self.TABLE} (conversation_id, session_json, updated_at) VALUES (?, ?, ?) "
+                f"INSERT INTO {self.TABLE} (conversation_id, session_json, updated_at, version) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(conversation_id) DO UPDATE SET "
-                "session_json = excluded.session_json, updated_at = excluded.updated_at",
-                (conversation_id, text, stamp),
+                "session_json = excluded.session_json, updated_at = excluded.updated_at, version = excluded.version",
+                (conversation_id, text, stamp, current + 1),
             )
+        return current + 1
+
+    def load_versioned(self, conversation_id: str, *, create: bool = False) -> VersionedSession:
+        """The stored session and its version; with ``create=True`` a new session at version 0 if none.
+
+        Raises:
+            SessionNotFoundError: If no row has that conversation id and ``create`` is false.
+            SessionFormatError: If the row does not hold a session snapshot.
+        """
+        self._check_id(conversation_id)
+        with closing(self._connect()) as connection:
+            row = connection.execute(
+                f"SELECT session_json, version FROM {self.TABLE} WHERE conversation_id = ?", (conversation_id,)
+            ).fetchone()
+        if row is None:
+            if create:
+                return VersionedSession(conversation_id, AgentSession(), 0)
+            raise SessionNotFoundError(f"no session stored for conversation {conversation_id!r} in {str(self.path)!r}")
+        session = session_from_json(row[0], source=self._source(conversation_id))
+        return VersionedSession(conversation_id, session, int(row[1]))
+
+    @contextmanager
+    def lock(self, conversation_id: str, *, ttl: float = 30.0, wait: float = 60.0) -> Iterator[None]:
+        """Hold the conversation's lock (a row in another table) for one turn, across processes.
+
+        The row expires after ``ttl`` seconds, so a worker killed mid-turn blocks the
+        conversation for at most that long. Waits up to ``wait`` seconds, then
+        :class:`ConversationBusyError`.
+        """
+        self._check_id(conversation_id)
+        token, deadline = uuid.uuid4().hex, time.monotonic() + wait
+        while True:
+            now = time.time()
+            with self._transaction() as connection:
+                connection.execute(
+                    f"DELETE FROM {self.LOCKS} WHERE conversation_id = ? AND expires_at < ?", (conversation_id, now)
+                )
+                taken = connection.execute(
+                    f"INSERT OR IGNORE INTO {self.LOCKS} VALUES (?, ?, ?)", (conversation_id, token, now + ttl)
+                ).rowcount
+            if taken == 1:
+                break
+            if time.monotonic() >= deadline:
+                raise ConversationBusyError(
+                    f"conversation {conversation_id!r} in {self!r} is busy: another worker held its lock "
+                    f"for more than {wait:g} s; try the turn again later"
+                )
+            time.sleep(0.02)
+        try:
+            yield
+        finally:
+            with self._transaction() as connection:
+                connection.execute(
+                    f"DELETE FROM {self.LOCKS} WHERE conversation_id = ? AND token = ?", (conversation_id, token)
+                )
 
     def load_json(self, conversation_id: str) -> str:
         """The stored JSON text for ``conversation_id``.
@@ -317,6 +474,15 @@ class SqliteSessionStore:
             SessionFormatError: If the row does not hold a session snapshot.
         """
         return session_from_json(self.load_json(conversation_id), source=self._source(conversation_id))
+
+    def version(self, conversation_id: str) -> int:
+        """The stored version of ``conversation_id`` (0 when none is stored)."""
+        self._check_id(conversation_id)
+        with closing(self._connect()) as connection:
+            row = connection.execute(
+                f"SELECT version FROM {self.TABLE} WHERE conversation_id = ?", (conversation_id,)
+            ).fetchone()
+        return 0 if row is None else int(row[0])
 
     def delete(self, conversation_id: str) -> bool:
         """Remove the row; returns whether there was one."""

@@ -23,5 +23,6 @@ from . import l05_persistence  # noqa: E402,F401  lesson 05
 from . import l06_seeded_state  # noqa: E402,F401  lesson 06
 from . import l12_failures  # noqa: E402,F401
 from . import l13_users  # noqa: E402,F401
+from . import l14_scaling  # noqa: E402,F401
 
 __all__ = ["EXERCISES", "Exercise", "Hint", "StubNotFilled", "call_learner", "check", "exercise", "not_a_stub"]

@@ -1,0 +1,113 @@
+"""Exercise 14.safe_turn: the solution passes; the stub and plausible wrong answers fail with their hint."""
+
+from __future__ import annotations
+
+import pytest
+
+from lesson_utils.exercises import EXERCISES, check
+from lesson_utils.persistence import StaleSessionError
+
+
+async def solution(store, agent, conversation_id, message):
+    while True:
+        loaded = store.load_versioned(conversation_id)
+        response = await agent.run(message, session=loaded.session)
+        try:
+            store.save(conversation_id, loaded.session, expected_version=loaded.version)
+        except StaleSessionError:
+            continue  # another turn saved first: redo ours on a fresh copy
+        return response.text
+
+
+async def with_the_lock(store, agent, conversation_id, message):
+    with store.lock(conversation_id):
+        session = store.load(conversation_id)
+        response = await agent.run(message, session=session)
+        store.save(conversation_id, session)
+    return response.text
+
+
+async def stub(store, agent, conversation_id, message):
+    raise NotImplementedError
+
+
+async def naive(store, agent, conversation_id, message):
+    session = store.load(conversation_id)
+    response = await agent.run(message, session=session)
+    store.save(conversation_id, session)
+    return response.text
+
+
+async def checks_but_never_retries(store, agent, conversation_id, message):
+    loaded = store.load_versioned(conversation_id)
+    response = await agent.run(message, session=loaded.session)
+    store.save(conversation_id, loaded.session, expected_version=loaded.version)
+    return response.text
+
+
+async def retries_without_reloading(store, agent, conversation_id, message):
+    loaded = store.load_versioned(conversation_id)
+    response = await agent.run(message, session=loaded.session)
+    for _ in range(20):
+        try:
+            store.save(conversation_id, loaded.session, expected_version=loaded.version)
+            return response.text
+        except StaleSessionError:
+            continue
+    raise StaleSessionError(conversation_id, loaded.version, store.version(conversation_id), "the store")
+
+
+async def forces_its_copy_through(store, agent, conversation_id, message):
+    loaded = store.load_versioned(conversation_id)
+    response = await agent.run(message, session=loaded.session)
+    try:
+        store.save(conversation_id, loaded.session, expected_version=loaded.version)
+    except StaleSessionError:
+        store.save(conversation_id, loaded.session)  # "the conflict is annoying, overwrite"
+    return response.text
+
+
+async def reruns_on_the_same_session(store, agent, conversation_id, message):
+    loaded = store.load_versioned(conversation_id)
+    while True:
+        response = await agent.run(message, session=loaded.session)
+        try:
+            store.save(conversation_id, loaded.session, expected_version=store.version(conversation_id))
+        except StaleSessionError:
+            continue
+        return response.text
+
+
+async def forgets_the_reply(store, agent, conversation_id, message):
+    await solution(store, agent, conversation_id, message)
+
+
+def test_the_exercise_is_registered_for_lesson_14():
+    assert EXERCISES["14.safe_turn"].lesson == "14"
+
+
+@pytest.mark.parametrize("answer", [solution, with_the_lock])
+def test_correct_answers_pass(answer, capsys):
+    assert check("14.safe_turn", answer) is True
+    assert "\u2705 14.safe_turn" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [
+        (stub, "fill in `safe_turn` first"),
+        (naive, "a lost update"),
+        (checks_but_never_retries, "a turn failed with StaleSessionError"),
+        (retries_without_reloading, "a turn failed with StaleSessionError"),
+        (forces_its_copy_through, "a lost update"),
+        # Which symptom shows depends on who saves last: duplicated messages or a lost update.
+        (reruns_on_the_same_session, ("in the stored history", "a lost update")),
+        (forgets_the_reply, "should return the reply text"),
+        ("not a function", "pass your function `safe_turn` itself"),
+    ],
+)
+def test_wrong_answers_fail_with_their_hint(answer, hint, capsys):
+    assert check("14.safe_turn", answer) is False
+    out = capsys.readouterr().out
+    hints = hint if isinstance(hint, tuple) else (hint,)
+    assert out.startswith("\u274c 14.safe_turn") and any(h in out for h in hints), out
