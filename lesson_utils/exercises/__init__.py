@@ -16,5 +16,6 @@ from ._registry import EXERCISES, Exercise, Hint, StubNotFilled, call_learner, c
 # One module per lesson; importing it registers that lesson's exercises.
 # (Lesson modules are added below, one import line each.)
 from . import l07_memory_provider  # noqa: E402,F401
+from . import l08_search_modes  # noqa: E402,F401
 
 __all__ = ["EXERCISES", "Exercise", "Hint", "StubNotFilled", "call_learner", "check", "exercise", "not_a_stub"]
