@@ -138,7 +138,7 @@ async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, 
             "the user's own message was not stored — your guard drops too much: skip only messages whose "
             "additional_properties['_attribution'] has a source_id"
         )
-    if any(any(text in c or c in text for text in first) for c in contents if c.strip()):
+    if any(text in c for text in first for c in contents):  # the injected message, sent back verbatim
         raise Hint(
             "the injected memories were stored back as if the user had said them (the feedback loop): skip "
             "messages whose additional_properties['_attribution'] has a source_id"
