@@ -11,6 +11,7 @@ from .errors import FailureReporter
 from .provider import CortadelContextProvider
 from .server_choice import MemoryServerChoice, open_memory_server
 from .rendering import DEFAULT_CONTEXT_PROMPT, render_memories
+from .user_keys import UserKeyMissing, api_key_for, user_keys
 from .tools import (
     ADD_UNAVAILABLE,
     ALREADY_REMEMBERED,
@@ -26,6 +27,9 @@ __all__ = [
     "ALREADY_REMEMBERED",
     "DEFAULT_CONTEXT_PROMPT",
     "SEARCH_UNAVAILABLE",
+    "UserKeyMissing",
+    "api_key_for",
+    "user_keys",
     "CortadelContextProvider",
     "CortadelMemoryClient",
     "FailureReporter",

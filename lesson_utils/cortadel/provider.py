@@ -8,6 +8,10 @@ and the state survives ``AgentSession.to_dict()`` / ``from_dict()``.
 
 A provider is bound to one user — its client is — so build one per end user and never share it.
 Every Cortadel failure fails open through the shared :class:`FailureReporter`.
+
+The two hooks are written to be read on one screen (lesson 08 shows them); the rules they apply
+live beside them in :mod:`.guards`, each named for the failure it prevents (lesson 07 builds a
+minimal provider and watches each failure happen before fixing it).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from cortadel import ChatMessage, ConversationOptions, SearchHit, SearchOptions
 
 from .client import APP_NAME, DEFAULT_TIMEOUT, CortadelMemoryClient, MemoryClient
 from .errors import ErrorCallback, FailureReporter
+from .guards import INJECTED_IDS_KEY, fresh_hits, ingestible, is_injected, remember_injected, turn_failed
 from .limits import MAX_QUERY_CHARS, batch_messages, build_query, fit_messages
 from .rendering import DEFAULT_CONTEXT_PROMPT, render_memories
 from .tools import MAX_TOP_K, MIN_TOP_K, build_memory_tools
@@ -29,18 +34,9 @@ from .tools import MAX_TOP_K, MIN_TOP_K, build_memory_tools
 __all__ = ["CortadelContextProvider", "DEFAULT_SOURCE_ID", "INJECTED_IDS_KEY", "MAX_QUERY_CHARS"]
 
 DEFAULT_SOURCE_ID = "cortadel"
-INJECTED_IDS_KEY = "injected_memory_ids"
-"""Key in ``session.state[source_id]``: ids already injected in this session, newest last."""
 _SEARCH_MODES = ("hybrid", "text", "vector")
 _RERANKERS = ("cross_encoder",)
 _MEMORY_TYPES = ("episodic", "semantic", "procedural")
-_INGESTIBLE_ROLES = ("user", "assistant", "system")
-
-
-def _is_injected(message: Message) -> bool:
-    """True for a message some context provider added (the framework stamps ``_attribution``)."""
-    attribution = (message.additional_properties or {}).get("_attribution")
-    return isinstance(attribution, dict) and bool(attribution.get("source_id"))
 
 
 def cortadel_session_id(session: AgentSession) -> str:
@@ -220,23 +216,55 @@ class CortadelContextProvider(ContextProvider):
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
 
-    # ── before the model call: recall ────────────────────────────────────────────────────────
+    # ── the two hooks: read these first ───────────────────────────────────────────────────
+    # Each failure mode of lesson 07 is one named call: recall fails open (``_recall``), recall is
+    # deduplicated by id (``fresh_hits`` / ``remember_injected``), a failed turn is not stored
+    # (``turn_failed``), and injected context is never stored back (``ingestible``).
 
     async def before_run(
-        self,
-        *,
-        agent: Any,
-        session: AgentSession,
-        context: SessionContext,
-        state: dict[str, Any],
+        self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict[str, Any]
     ) -> None:
+        """Recall: search with the turn's own input, inject what this session has not seen yet."""
         self._check_unique_source_id(agent)
         if self._tools:
             context.extend_tools(self.source_id, self._tools)
-
         query = self._query(context.input_messages)
         if not query:
             return
+        hits = await self._recall(query, session)  # fail open: [] when Cortadel fails
+        if self.deduplicate_across_turns:
+            hits = fresh_hits(hits, state)  # not the same memories every turn
+        block = render_memories(hits, self.context_prompt)
+        if block is None:
+            return
+        self._inject(context, block)
+        if self.deduplicate_across_turns:
+            remember_injected(hits, state, cap=self.max_remembered_ids)  # ids in session.state, capped
+
+    async def after_run(
+        self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict[str, Any]
+    ) -> None:
+        """Persist: hand the finished turn's own words to Cortadel's ``add_conversation``."""
+        if not self.store_turns or turn_failed(context.response):  # a failed turn is not stored
+            return
+        turn = fit_messages(ingestible([*context.input_messages, *context.response.messages]))  # no feedback loop
+        if not turn:
+            return
+        options = ConversationOptions(
+            is_agent_memory=self.is_agent_memory,
+            tags=list(self.tags) if self.tags else None,
+            project=self.project,
+            session_id=cortadel_session_id(session),
+        )
+        if self.await_persist:
+            await self._persist(turn, options, can_raise=True)  # fail open, unless raise_on_error
+        else:
+            self._persist_in_background(turn, options)
+
+    # ── recall, in detail ───────────────────────────────────────────────────────────────────
+
+    async def _recall(self, query: str, session: AgentSession) -> list[SearchHit]:
+        """Search Cortadel; any failure is reported and recalls nothing (fail open)."""
         options = SearchOptions(
             top_k=self.top_k,
             mode=self.search_mode,
@@ -246,20 +274,16 @@ class CortadelContextProvider(ContextProvider):
         )
         try:
             results = await self._client.search(query, options)
-            found = list(results.results or [])  # a client that returns garbage fails here, open
+            return list(results.results or [])  # a client that returns garbage fails here, open
         except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
             self._reporter.report(error, "search")
-            return
+            return []
 
-        hits = self._fresh_hits(found, state)
-        block = render_memories(hits, self.context_prompt)
-        if block is None:
-            return
+    def _inject(self, context: SessionContext, block: str) -> None:
         if self.inject_as == "instructions":
             context.extend_instructions(self.source_id, block)
         else:
             context.extend_messages(self, [Message(role="user", contents=[block])])
-        self._remember_injected(hits, state)
 
     def _check_unique_source_id(self, agent: Any) -> None:
         providers = getattr(agent, "context_providers", None) or []
@@ -280,70 +304,15 @@ class CortadelContextProvider(ContextProvider):
         the newest one when it alone is too long (:func:`~lesson_utils.cortadel.limits.build_query`).
         Only recall is shortened: the turn is still stored in full.
         """
-        return build_query([m.text for m in messages if m.role == "user" and not _is_injected(m) and m.text])
+        return build_query([m.text for m in messages if m.role == "user" and not is_injected(m) and m.text])
 
-    def _fresh_hits(self, hits: Sequence[SearchHit], state: dict[str, Any]) -> list[SearchHit]:
-        if not self.deduplicate_across_turns:
-            return list(hits)
-        seen = set(state.get(INJECTED_IDS_KEY) or [])
-        fresh: list[SearchHit] = []
-        for hit in hits:
-            if hit.id and hit.id in seen:
-                continue
-            if hit.id:
-                seen.add(hit.id)
-            fresh.append(hit)
-        return fresh
+    # ── persist, in detail ──────────────────────────────────────────────────────────────────
 
-    def _remember_injected(self, hits: Sequence[SearchHit], state: dict[str, Any]) -> None:
-        if not self.deduplicate_across_turns:
-            return
-        if self.max_remembered_ids == 0:
-            state.pop(INJECTED_IDS_KEY, None)
-            return
-        ids = [i for i in (state.get(INJECTED_IDS_KEY) or []) if isinstance(i, str)]
-        ids.extend(hit.id for hit in hits if hit.id)
-        state[INJECTED_IDS_KEY] = ids[-self.max_remembered_ids :]
-
-    # ── after the turn: persist ─────────────────────────────────────────────────────────────
-
-    async def after_run(
-        self,
-        *,
-        agent: Any,
-        session: AgentSession,
-        context: SessionContext,
-        state: dict[str, Any],
-    ) -> None:
-        if not self.store_turns:
-            return
-        response = context.response
-        if response is None:  # the run failed: nothing happened worth remembering
-            return
-        turn = fit_messages(self._ingestible([*context.input_messages, *response.messages]))
-        if not turn:
-            return
-        options = ConversationOptions(
-            is_agent_memory=self.is_agent_memory,
-            tags=list(self.tags) if self.tags else None,
-            project=self.project,
-            session_id=cortadel_session_id(session),
-        )
-        if self.await_persist:
-            await self._persist(turn, options, can_raise=True)
-            return
+    def _persist_in_background(self, turn: list[ChatMessage], options: ConversationOptions) -> None:
+        """``await_persist=False``: write off the turn's path; :meth:`aclose` drains it."""
         task = asyncio.create_task(self._persist(turn, options, can_raise=False), name=f"{self.source_id}-persist")
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
-
-    @staticmethod
-    def _ingestible(messages: Sequence[Message]) -> list[ChatMessage]:
-        """The feedback-loop guard: only the caller's and the model's own words, never injected context."""
-        return [
-            ChatMessage(role=m.role, content=m.text, uuid=m.message_id or None)
-            for m in messages
-            if m.role in _INGESTIBLE_ROLES and not _is_injected(m) and m.text and m.text.strip()
-        ]
 
     async def _persist(self, turn: list[ChatMessage], options: ConversationOptions, *, can_raise: bool) -> None:
         """Send the turn in calls of at most 500 messages, in order.
