@@ -94,3 +94,17 @@ def _call_syntax(text: str, names: set[str]) -> list[TextToolCall]:
     """``search_memory(query="…")`` written as code: the name of an offered tool, then arguments in parentheses."""
     pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(names)) + r")\s*\(([^()]*)\)")
     return [TextToolCall(m.group(1), m.group(2).strip(), "call") for m in pattern.finditer(text)]
+
+
+README_SECTION = "README, 'Choosing a local model'"
+
+
+def missing_call_hint(text: str | None, tools: Iterable[Any]) -> str:
+    """What to tell a learner whose model did not call a tool: did it write the call as text instead?"""
+    written = find_text_tool_calls(text, tools)
+    if written:
+        return (
+            f"it wrote the call as text ({written[0]}) instead of making it; small local models often write "
+            f"tool calls as text \u2014 see {README_SECTION}"
+        )
+    return f"it answered without the tool; a model that calls tools reliably helps \u2014 see {README_SECTION}"

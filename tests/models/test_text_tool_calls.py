@@ -71,3 +71,12 @@ def test_framework_tools_are_accepted_by_name() -> None:
 def test_a_found_call_reads_as_a_call() -> None:
     (call,) = find_text_tool_calls('{"name": "search_memory", "arguments": {"query": "ship"}}', TOOLS)
     assert str(call) == 'search_memory({"query": "ship"})'
+
+
+def test_the_hint_says_whether_the_call_was_written_as_text() -> None:
+    from lesson_utils.models.text_tool_calls import missing_call_hint
+
+    written = missing_call_hint('```json\n{"name": "search_memory", "arguments": {"query": "ship"}}\n```', TOOLS)
+    assert "wrote the call as text" in written and "search_memory" in written and "README" in written
+    skipped = missing_call_hint("I don't know when you ship.", TOOLS)
+    assert "without the tool" in skipped and "README" in skipped
