@@ -84,3 +84,30 @@ async def test_the_guard_adds_the_policy_options_without_overriding_the_callers(
 
 def test_the_offline_model_is_built_plain() -> None:
     assert isinstance(backends.backend("offline").build(selection.resolve_model({}), {}), OfflineChatClient)
+
+
+def test_foundry_keeps_history_local_through_options_and_its_class(clean_env) -> None:
+    """Foundry's client stores conversations by default; the backend asks for store=False in every call's
+    options (through the guard) and tells the Agent so with a subclass's public STORES_BY_DEFAULT,
+    never by patching the instance. A stand-in FoundryChatClient replaces the optional extra here."""
+    import sys
+    import types
+
+    class FoundryChatClient:
+        STORES_BY_DEFAULT = True
+
+        def __init__(self, *, project_endpoint, model, credential, middleware=None):
+            self.model, self.chat_middleware = model, list(middleware or [])
+
+    class AzureCliCredential:
+        pass
+
+    clean_env.setitem(sys.modules, "agent_framework_foundry", types.SimpleNamespace(FoundryChatClient=FoundryChatClient))
+    clean_env.setitem(sys.modules, "azure.identity.aio", types.SimpleNamespace(AzureCliCredential=AzureCliCredential))
+    clean_env.setenv("FOUNDRY_PROJECT_ENDPOINT", "https://x.services.ai.azure.com/api/projects/p")
+    clean_env.setenv("FOUNDRY_MODEL", "gpt-4o-mini")
+    client = selection.get_chat_client()
+    assert isinstance(client, FoundryChatClient) and client.model == "gpt-4o-mini"
+    assert type(client).STORES_BY_DEFAULT is False and "STORES_BY_DEFAULT" not in vars(client)
+    (guard,) = client.chat_middleware
+    assert isinstance(guard, ModelCallGuard) and guard.policy.options() == {"store": False}
