@@ -22,7 +22,7 @@ from typing import Any
 
 from agent_framework import ChatContext, ChatMiddleware, ResponseStream
 
-from .configuration import ChatClientInfo, ModelConfigurationError
+from .configuration import ChatClientInfo
 from .errors import ModelCallTimedOut, Rule, explain_model_error
 from .policy import CallPolicy
 
@@ -80,4 +80,4 @@ def is_guarded(client: Any) -> bool:
     return any(isinstance(m, ModelCallGuard) for m in getattr(client, "chat_middleware", []) or [])
 
 
-__all__ = ["ModelCallGuard", "ModelConfigurationError", "is_guarded"]
+__all__ = ["ModelCallGuard", "is_guarded"]

@@ -33,7 +33,7 @@ TOOLS = ["search_memory", "add_memories"]
 def test_calls_written_as_text_are_found(text: str, expected: list[TextToolCall]) -> None:
     found = find_text_tool_calls(text, TOOLS)
     assert [(c.name, c.form) for c in found] == [(c.name, c.form) for c in expected]
-    for got, want in zip(found, expected):
+    for got, want in zip(found, expected, strict=True):
         if want.arguments is not None:
             assert got.arguments == want.arguments
 
