@@ -159,3 +159,20 @@ async def test_a_tool_call_written_as_text_reaches_the_learner_as_text(clean_env
         response = await Agent(client=get_chat_client(), tools=[tool]).run("Look up the weather")
     assert not [c for m in response.messages for c in m.contents if c.type == "function_call"]
     assert [call.name for call in find_text_tool_calls(response.text, [tool])] == ["lookup"]
+
+
+def test_errors_that_are_not_about_the_model_call_are_left_alone() -> None:
+    from lesson_utils.models.configuration import ChatClientInfo
+    from lesson_utils.models.errors import ModelCallTimedOut, explain_model_error
+
+    info = ChatClientInfo("local", "m", "http://127.0.0.1:9/v1", "test", settings={"url_var": "LOCAL_MODEL_BASE_URL"})
+    assert explain_model_error(ValueError("a bug in a lesson cell"), info) is None
+    already = ModelConfigurationError("already explained", variable="X")
+    try:
+        raise RuntimeError("wrapper") from already
+    except RuntimeError as wrapped:
+        assert explain_model_error(wrapped, info) is already
+    timed_out = explain_model_error(ModelCallTimedOut(7), info)
+    assert timed_out is not None and "longer than 7 s" in str(timed_out)
+    refused = explain_model_error(ConnectionRefusedError(111, "Connection refused"), info)
+    assert refused is not None and refused.variable == "LOCAL_MODEL_BASE_URL" and "is the server running" in str(refused)
