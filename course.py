@@ -2,10 +2,12 @@
 
     python course.py lab     # create .venv, install, open the notebooks in JupyterLab
     python course.py test    # create .venv, install with test extras, run the whole suite
+    python course.py test --live   # run every lesson on the model in .env; table of what it showed
 
 Everything goes into a virtual environment next to this file (``.venv``), so nothing
 touches the Python you started it with. Re-running is cheap: pip skips what is there.
-Extra arguments after ``test`` are passed to pytest; after ``lab``, to JupyterLab.
+Extra arguments after ``test`` are passed to pytest; after ``lab``, to JupyterLab; after
+``test --live``, to ``python -m lesson_utils.models.live`` (notebook paths, ``--cell-timeout``).
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ def main(argv: list[str]) -> None:
         # JupyterLab refuses to start as root (containers, some WSL shells) unless told.
         as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
         _run(python, "-m", "jupyter", "lab", "notebooks", *as_root, *rest)
+    elif rest[:1] == ["--live"]:
+        # No offline forcing: the lessons run on the model .env configures (see README, "Live mode").
+        _run(_ensure_venv("test"), "-m", "lesson_utils.models.live", *rest[1:])
     else:
         python = _ensure_venv("test")
         env = dict(os.environ)

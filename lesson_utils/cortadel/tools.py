@@ -122,7 +122,11 @@ def _build_add_tool(
 ) -> FunctionTool:
     async def add_memories(
         text: Annotated[
-            str, Field(description="The fact worth remembering, as one complete sentence (e.g. 'Alex ships on Fridays').")
+            str,
+            # The example is deliberately unlike any lesson's fact: small models copy examples, and a
+            # copied lesson fact would look like success.
+            Field(description="The fact worth remembering, as one complete sentence (e.g. 'Keeps a sourdough "
+                  "starter named Bubbles').")
         ],
     ) -> str:
         fact = (text or "").strip()

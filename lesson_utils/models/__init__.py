@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from .offline import OFFLINE_MODEL_NAME, ModelRequest, OfflineChatClient
+from .backends import BACKENDS, Backend
+from .guard import ModelCallGuard
+from .policy import CallPolicy, read_policy
 from .recording import RequestRecorder
 from .selection import (
     ChatClientInfo,
@@ -19,6 +22,11 @@ from .selection import (
 )
 
 __all__ = [
+    "BACKENDS",
+    "Backend",
+    "CallPolicy",
+    "ModelCallGuard",
+    "read_policy",
     "OFFLINE_MODEL_NAME",
     "ChatClientInfo",
     "ModelConfigurationError",

@@ -3,22 +3,46 @@
 It answers by echoing the last user message (usage counts words), streams with server-sent events, returns 401 for a
 wrong bearer key and 404 for an unknown model — the same shapes a real server (OpenAI, Ollama,
 LM Studio) returns.
+
+``misbehave`` makes it fail the ways real small local servers fail, on purpose:
+
+- ``"slow"``: waits ``delay`` seconds before answering (a big model on a CPU);
+- ``"runaway"``: streams tokens without end, and ignores ``max_tokens`` (a small model that never stops);
+- ``"tool_500"``: calls the first offered tool properly, then returns 500 as soon as the conversation
+  holds that tool call and its result (llama-cpp-python's ``chatml-function-calling`` handler);
+- ``"tool_as_text"``: when tools are offered, writes the call to the first one as JSON in the text
+  instead of a real tool call (Qwen2.5-Coder, llama-server without ``--jinja``);
+- ``"status:NNN"``: answers every call with that HTTP status (403, 429, 500, 503 …).
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
 class StandInServer:
-    def __init__(self, *, api_key: str | None = "test-key", models: tuple[str, ...] = ("stand-in-model",)) -> None:
+    def __init__(
+        self,
+        *,
+        api_key: str | None = "test-key",
+        models: tuple[str, ...] = ("stand-in-model",),
+        misbehave: str | None = None,
+        delay: float = 5.0,
+    ) -> None:
         self.api_key = api_key
         self.models = models
+        self.misbehave = misbehave
+        self.delay = delay
         self.requests: list[dict[str, Any]] = []
+        self.chunks_sent = 0
+        self._stopping = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True  # a handler still sleeping never blocks shutdown
+        self._server.block_on_close = False
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
@@ -31,6 +55,7 @@ class StandInServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._stopping.set()
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
@@ -66,6 +91,10 @@ class StandInServer:
                                         "type": "invalid_request_error", "code": "model_not_found"}}
                     )
                 server.requests.append(request)
+                if server.misbehave:
+                    handled = self._misbehave(request)
+                    if handled:
+                        return None
                 user = [m for m in request.get("messages", []) if m.get("role") == "user"]
                 last = user[-1]["content"] if user else ""
                 if isinstance(last, list):
@@ -94,5 +123,68 @@ class StandInServer:
                 self.wfile.write(f"data: {json.dumps(tail)}\n\ndata: [DONE]\n\n".encode("utf-8"))
                 self.wfile.flush()
                 return None
+
+            def _misbehave(self, request: dict[str, Any]) -> bool:
+                """Answer the way a broken server would; False to answer normally after all."""
+                kind = server.misbehave or ""
+                base = {"id": "chatcmpl-1", "created": 1700000000, "model": request["model"]}
+                if kind.startswith("status:"):
+                    status = int(kind.split(":", 1)[1])
+                    self._json(status, {"error": {"message": f"stand-in says {status}", "type": "server_error"}})
+                    return True
+                if kind == "slow":
+                    server._stopping.wait(server.delay)
+                    return False
+                if kind == "tool_500":
+                    messages = request.get("messages", [])
+                    if any(m.get("role") == "tool" or m.get("tool_calls") for m in messages):
+                        self._json(500, {"error": {"message": "Internal Server Error", "type": "server_error"}})
+                        return True
+                    tools = request.get("tools") or []
+                    if not tools or request.get("stream"):
+                        return False
+                    call = {"id": "call_1", "type": "function", "function": {
+                        "name": tools[0]["function"]["name"], "arguments": json.dumps({"query": "stand-in"})}}
+                    self._json(200, {**base, "object": "chat.completion", "choices": [{
+                        "index": 0, "finish_reason": "tool_calls",
+                        "message": {"role": "assistant", "content": None, "tool_calls": [call]}}]})
+                    return True
+                if kind == "tool_as_text":
+                    tools = request.get("tools") or []
+                    if not tools or any(m.get("role") == "tool" for m in request.get("messages", [])):
+                        return False
+                    name = tools[0]["function"]["name"]
+                    text = json.dumps({"name": name, "arguments": {"query": "stand-in"}})
+                    body = {**base, "object": "chat.completion", "choices": [
+                        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}]}
+                    if not request.get("stream"):
+                        self._json(200, body)
+                        return True
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    chunk = {**base, "object": "chat.completion.chunk", "choices": [
+                        {"index": 0, "delta": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode("utf-8"))
+                    return True
+                if kind == "runaway":
+                    if not request.get("stream"):  # it never finishes, so a plain call never answers
+                        server._stopping.wait(3600)
+                        return True
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    try:
+                        while not server._stopping.is_set():
+                            chunk = {**base, "object": "chat.completion.chunk", "choices": [
+                                {"index": 0, "delta": {"content": "and on "}, "finish_reason": None}]}
+                            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode("utf-8"))
+                            self.wfile.flush()
+                            server.chunks_sent += 1
+                            time.sleep(0.01)
+                    except (BrokenPipeError, ConnectionResetError):  # the client stopped listening: good
+                        pass
+                    return True
+                raise ValueError(f"unknown misbehaviour {kind!r}")
 
         return Handler

@@ -34,3 +34,23 @@ def test_lesson_runs_top_to_bottom_on_a_real_openai_client(path: Path, tmp_path:
             nb = nbformat.read(f, as_version=4)
         NotebookClient(nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
         assert server.requests, f"{path.name} never called the configured model"
+
+
+def test_memory_tools_lesson_names_tool_calls_written_as_text(tmp_path: Path, clean_env) -> None:
+    """No silent pass: on a model that writes its tool calls as text, lesson 09 still runs (the fact is
+    seeded), and every check about the model's choice says in one line what happened."""
+    monkeypatch = clean_env
+    for name in ("CORTADEL_BASE_URL", "CORTADEL_API_KEY", "LESSON_CLAIMS_LOG"):
+        monkeypatch.delenv(name, raising=False)
+    path = next(p for p in NOTEBOOKS if p.name.startswith("09_"))
+    with StandInServer(api_key=None, misbehave="tool_as_text") as server:
+        monkeypatch.setenv("LESSON_MODEL", "local")
+        monkeypatch.setenv("LOCAL_MODEL_BASE_URL", server.base_url)
+        monkeypatch.setenv("LOCAL_MODEL", "stand-in-model")
+        with open(path, encoding="utf-8") as f:
+            nb = nbformat.read(f, as_version=4)
+        NotebookClient(nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = "\n".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    said = [line for line in printed.splitlines() if line.startswith("\u2717 the model called")]
+    assert len(said) == 2 and all("wrote the call as text" in line and "README" in line for line in said)
+    assert "model WROTE a call as text instead of making it: search_memory" in printed

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from lesson_utils.models.guard import is_guarded
 from lesson_utils.models import (
     ModelConfigurationError,
     OfflineChatClient,
@@ -107,7 +108,9 @@ def test_azure_with_key_builds_a_chat_completions_client(env) -> None:
     env.setenv("AZURE_OPENAI_MODEL", "dep")
     env.setenv("AZURE_OPENAI_API_KEY", "k")
     client = get_chat_client()
-    assert type(client).__mro__[1].__name__ == "OpenAIChatCompletionClient"
+    # The framework's own client, not a subclass: the lesson policy rides on it as public middleware.
+    assert type(client).__name__ == "OpenAIChatCompletionClient"
+    assert is_guarded(client)
     assert client.model == "dep"
 
 
@@ -123,8 +126,9 @@ def test_foundry_without_the_extra_says_how_to_install_it(env) -> None:
 def test_openai_client_uses_chat_completions_so_history_stays_local(env) -> None:
     env.setenv("OPENAI_API_KEY", "sk-test")
     client = get_chat_client()
-    assert "OpenAIChatCompletionClient" in [c.__name__ for c in type(client).__mro__]
+    assert type(client).__name__ == "OpenAIChatCompletionClient"
     assert client.STORES_BY_DEFAULT is False
+    assert is_guarded(client)
 
 
 # ------------------------------------------------------------------------------------------- .env files
@@ -184,10 +188,13 @@ def test_env_example_documents_every_variable_the_selection_reads() -> None:
 
     from lesson_utils.models import selection
 
-    source = Path(selection.__file__).read_text(encoding="utf-8")
+    # Every module of the model package that reads variables: the selection, the backends, the policy.
+    folder = Path(selection.__file__).parent
+    source = "".join(path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.py")))
     read = set(re.findall(r'"((?:LESSON|OPENAI|AZURE_OPENAI|LOCAL|FOUNDRY)_[A-Z_]+)"', source))
     example = (Path(__file__).resolve().parents[2] / ".env.example").read_text(encoding="utf-8")
-    assert {"LESSON_MODEL", "OPENAI_API_KEY", "LOCAL_MODEL_BASE_URL", "FOUNDRY_PROJECT_ENDPOINT"} <= read
+    assert {"LESSON_MODEL", "OPENAI_API_KEY", "LOCAL_MODEL_BASE_URL", "FOUNDRY_PROJECT_ENDPOINT",
+            "LESSON_MODEL_TIMEOUT", "LOCAL_MODEL_MAX_TOKENS"} <= read
     undocumented = {name for name in read if name not in example}
     # Aliases the framework itself also reads are accepted but not advertised.
     aliases = {"OPENAI_CHAT_COMPLETION_MODEL", "AZURE_OPENAI_CHAT_COMPLETION_MODEL",

@@ -1,0 +1,149 @@
+"""Live mode: run every lesson on the model configured in ``.env`` and say what that model showed.
+
+``python course.py test --live`` calls this (``python -m lesson_utils.models.live``). The test
+suite forces the offline lesson model; this does not: each notebook runs top to bottom on the
+model the learner (or the workshop leader, or the maintainer before a release) configured. Every
+``expect_model`` claim a lesson makes is appended to a per-notebook ``LESSON_CLAIMS_LOG`` file,
+and the run ends with one table: did the lesson run, how long it took, and which claims this model
+demonstrated and which it did not. A lesson that fails to run makes the exit status 1; a claim a
+model did not show does not (it is information about the model, not a bug in the lesson).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..claims import CLAIMS_LOG_VARIABLE
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+
+
+@dataclass
+class LessonRun:
+    """One notebook's live run: whether it ran, how long, and its claims (``shown`` or not)."""
+
+    name: str
+    ran: bool
+    seconds: float
+    error: str = ""
+    claims: list[dict[str, object]] = field(default_factory=list)
+
+    @property
+    def shown(self) -> list[str]:
+        return [str(c["claim"]) for c in self.claims if c.get("shown")]
+
+    @property
+    def not_shown(self) -> list[str]:
+        return [str(c["claim"]) for c in self.claims if not c.get("shown")]
+
+
+def lesson_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
+    """The numbered lesson notebooks of ``folder``, in order (not the solutions)."""
+    return sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+
+
+def run_lesson(path: Path, *, cell_timeout: float) -> LessonRun:
+    """Execute one notebook in a fresh kernel, on whatever model the environment configures."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError
+
+    with tempfile.TemporaryDirectory(prefix="lesson-claims-") as folder:
+        log = Path(folder) / "claims.jsonl"
+        previous = os.environ.get(CLAIMS_LOG_VARIABLE)
+        os.environ[CLAIMS_LOG_VARIABLE] = str(log)  # the kernel inherits it
+        started = time.monotonic()
+        error = ""
+        try:
+            with open(path, encoding="utf-8") as f:
+                nb = nbformat.read(f, as_version=4)
+            client = NotebookClient(
+                nb, timeout=cell_timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+            )
+            client.execute()
+        except (CellExecutionError, CellTimeoutError) as exc:
+            error = _one_line(exc)
+        except Exception as exc:  # a kernel that would not start, a notebook that would not parse
+            error = f"{type(exc).__name__}: {_one_line(exc)}"
+        finally:
+            if previous is None:
+                os.environ.pop(CLAIMS_LOG_VARIABLE, None)
+            else:
+                os.environ[CLAIMS_LOG_VARIABLE] = previous
+        seconds = time.monotonic() - started
+        claims = _read_claims(log)
+    return LessonRun(path.stem, not error, seconds, error, claims)
+
+
+def _read_claims(log: Path) -> list[dict[str, object]]:
+    if not log.exists():
+        return []
+    with open(log, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def _one_line(exc: BaseException) -> str:
+    """The last meaningful line of a cell error (nbclient puts the traceback first)."""
+    ename, evalue = getattr(exc, "ename", None), getattr(exc, "evalue", None)
+    if ename:
+        return f"{ename}: {evalue}".splitlines()[0][:200]
+    lines = [line for line in str(exc).splitlines() if line.strip()]
+    return (lines[-1] if lines else type(exc).__name__)[:200]
+
+
+def render_table(runs: Sequence[LessonRun], model: str) -> str:
+    """The per-lesson table, then the claims each lesson's model did not show (and why it failed)."""
+    width = max([len("lesson"), *(len(r.name) for r in runs)])
+    lines = [
+        f"Live run on {model}",
+        "",
+        f"{'lesson':<{width}}  ran     seconds  claims shown",
+        f"{'-' * width}  ------  -------  ------------",
+    ]
+    for r in runs:
+        claims = f"{len(r.shown)} of {len(r.claims)}" if r.claims else "none made"
+        lines.append(f"{r.name:<{width}}  {'ok' if r.ran else 'FAILED':<6}  {r.seconds:7.1f}  {claims}")
+    details = []
+    for r in runs:
+        if not r.ran:
+            details.append(f"{r.name}: FAILED \u2014 {r.error}")
+        details += [f"{r.name}: \u2717 {claim}" for claim in r.not_shown]
+    if details:
+        lines += ["", "Not demonstrated by this model (or failed):", *(f"  {d}" for d in details)]
+    total = sum(len(r.claims) for r in runs)
+    shown = sum(len(r.shown) for r in runs)
+    ok = sum(r.ran for r in runs)
+    lines += ["", f"{ok} of {len(runs)} lessons ran; {shown} of {total} model claims demonstrated."]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="course.py test --live", description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks to run (default: every lesson)")
+    parser.add_argument("--cell-timeout", type=float, default=900.0, help="seconds one cell may take (default 900)")
+    args = parser.parse_args(argv)
+    from . import describe_chat_client
+
+    model = describe_chat_client(start=NOTEBOOKS)
+    print(f"model: {model}", flush=True)
+    if model.kind == "offline":
+        print("No real model is configured (see .env.example): this live run uses the offline lesson model.")
+    runs = []
+    for path in args.notebooks or lesson_notebooks():
+        print(f"running {path.name} ...", flush=True)
+        runs.append(run_lesson(path, cell_timeout=args.cell_timeout))
+    print()
+    print(render_table(runs, str(model)))
+    return 0 if all(r.ran for r in runs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""Live mode (``python course.py test --live``): lessons run on the configured model with no offline
+forcing, each with its own claims log, and one table says what ran and what the model showed.
+Tested against the loopback stand-in, which echoes, so it demonstrates some claims and not others."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from lesson_utils.models import live
+
+from .stand_in_server import StandInServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def notebook(path: Path, *sources: str) -> Path:
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+    nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.fixture
+def stand_in(clean_env):
+    with StandInServer(api_key=None) as server:
+        clean_env.setenv("LOCAL_MODEL_BASE_URL", server.base_url)
+        clean_env.setenv("LOCAL_MODEL", "stand-in-model")
+        clean_env.delenv("LESSON_CLAIMS_LOG", raising=False)
+        yield server
+
+
+def test_live_mode_runs_on_the_configured_model_and_tables_the_claims(stand_in, tmp_path, capsys) -> None:
+    talks = notebook(
+        tmp_path / "01_talks.ipynb",
+        "from agent_framework import Agent\nfrom lesson_utils import expect_model, start_lesson\n"
+        "lesson = start_lesson()\nreply = await Agent(client=lesson.client).run('Say hi')",
+        "expect_model('the model echoed the request', 'Say hi' in reply.text)\n"
+        "expect_model('the model answered in French', 'Bonjour' in reply.text, hint='try another model')",
+    )
+    breaks = notebook(
+        tmp_path / "02_breaks.ipynb",
+        "from lesson_utils import expect_model\nexpect_model('shown before the failure', True)",
+        "raise RuntimeError('this lesson broke')",
+    )
+    silent = notebook(tmp_path / "03_silent.ipynb", "x = 1")
+    status = live.main([str(talks), str(breaks), str(silent), "--cell-timeout", "120"])
+    out = capsys.readouterr().out
+    assert status == 1, "a lesson that failed to run fails the live run"
+    assert f"local model stand-in-model at {stand_in.base_url}" in out
+    assert stand_in.requests, "the notebook reached the configured model, not the offline one"
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.startswith(("01_", "02_", "03_"))}
+    assert rows["01_talks"][1] == "ok" and rows["01_talks"][3:6] == ["1", "of", "2"]
+    assert rows["02_breaks"][1] == "FAILED" and rows["02_breaks"][3:6] == ["1", "of", "1"]
+    assert rows["03_silent"][1] == "ok" and "none made" in " ".join(rows["03_silent"])
+    assert "01_talks: \u2717 the model answered in French" in out
+    assert "02_breaks: FAILED \u2014 RuntimeError: this lesson broke" in out
+    assert "2 of 3 lessons ran; 2 of 3 model claims demonstrated." in out
+    seconds = float(rows["01_talks"][2])
+    assert 0 < seconds < 120
+
+
+def test_claims_logs_are_per_notebook_and_cleaned_up(stand_in, tmp_path) -> None:
+    one = notebook(tmp_path / "01_a.ipynb", "from lesson_utils import expect_model\nexpect_model('a', True)")
+    two = notebook(tmp_path / "02_b.ipynb", "from lesson_utils import expect_model\nexpect_model('b', False)")
+    first, second = live.run_lesson(one, cell_timeout=60), live.run_lesson(two, cell_timeout=60)
+    assert [c["claim"] for c in first.claims] == ["a"] and first.shown == ["a"]
+    assert [c["claim"] for c in second.claims] == ["b"] and second.not_shown == ["b"]
+    assert second.claims[0]["kind"] == "local" and second.claims[0]["model"] == "stand-in-model"
+    import os
+
+    assert "LESSON_CLAIMS_LOG" not in os.environ
+
+
+def test_the_lesson_list_is_the_numbered_notebooks_without_solutions() -> None:
+    names = [p.name for p in live.lesson_notebooks()]
+    assert names == sorted(names) and "09_memory_tools.ipynb" in names
+    assert all(p.parent.name == "notebooks" for p in live.lesson_notebooks())
+
+
+def _course(monkeypatch: pytest.MonkeyPatch) -> tuple[object, list[tuple]]:
+    spec = importlib.util.spec_from_file_location("course_under_test", ROOT / "course.py")
+    course = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(course)
+    calls: list[tuple] = []
+    monkeypatch.setattr(course, "_ensure_venv", lambda extras: Path("venv-python"))
+    monkeypatch.setattr(course, "_run", lambda *args, env=None: calls.append((args, env)))
+    return course, calls
+
+
+def test_course_test_live_runs_the_live_module_without_forcing_offline(monkeypatch) -> None:
+    course, calls = _course(monkeypatch)
+    course.main(["test", "--live", "notebooks/09_memory_tools.ipynb"])
+    ((args, env),) = calls
+    assert [str(a) for a in args] == ["venv-python", "-m", "lesson_utils.models.live", "notebooks/09_memory_tools.ipynb"]
+    assert env is None  # the learner's environment as it is: no LESSON_MODEL=offline
+
+
+def test_course_test_still_forces_the_offline_model(monkeypatch) -> None:
+    course, calls = _course(monkeypatch)
+    course.main(["test", "-k", "selection"])
+    ((args, env),) = calls
+    assert env["LESSON_MODEL"] == "offline" and "--nbmake" in args and args[-2:] == ("-k", "selection")
