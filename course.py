@@ -117,9 +117,7 @@ def main(argv: list[str]) -> None:
         python = _ensure_venv("")
         # JupyterLab refuses to start as root (containers, some WSL shells) unless told.
         as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-        # Kernels talk to JupyterLab over local sockets instead of unencrypted loopback TCP (POSIX only).
-        ipc = ["--KernelManager.transport=ipc"] if os.name == "posix" else []
-        _run(python, "-m", "jupyter", "lab", "notebooks", *as_root, *ipc, *rest)
+        _run(python, "-m", "jupyter", "lab", "notebooks", *as_root, *rest)
     elif command == "server":
         python = _ensure_venv("")
         _run(python, "-m", "lesson_utils.memory_server", *rest, echo=False)
