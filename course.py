@@ -1,17 +1,20 @@
 """Set up and run the series with one command, on any OS with Python >= 3.10.
 
-    python course.py lab     # create .venv, install, open the notebooks in JupyterLab
-    python course.py test    # create .venv, install with test extras, run the whole suite
-    python course.py test --live   # run every lesson on the model in .env; table of what it showed
+    python course.py lab              create .venv, install, open the notebooks in JupyterLab
+    python course.py test             create .venv, install with test extras, run the whole suite
+    python course.py test --live      run every lesson on the model in .env; a table of what it showed
+    python course.py server [ARGS]    run the local memory server in the foreground (--help for its options)
+    python course.py reset NN         put lesson NN back as it was committed (drops your outputs and edits)
 
-Everything goes into a virtual environment next to this file (``.venv``), so nothing
-touches the Python you started it with. Re-running is cheap: pip skips what is there.
-Extra arguments after ``test`` are passed to pytest; after ``lab``, to JupyterLab; after
-``test --live``, to ``python -m lesson_utils.models.live`` (notebook paths, ``--cell-timeout``).
+Everything goes into a virtual environment next to this file (.venv), so nothing touches the
+Python you started it with. Re-running is cheap: the install is skipped while pyproject.toml is
+unchanged. Extra arguments after `test` go to pytest; after `lab`, to JupyterLab; after
+`test --live`, to `python -m lesson_utils.models.live` (notebook paths, --cell-timeout).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -21,6 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 MIN_PYTHON = (3, 10)
+COMMANDS = ("lab", "test", "server", "reset")
+# setuptools warns on every editable install that a same-named folder may shadow the package;
+# that folder *is* the package here, so the warning is noise a learner cannot act on.
+QUIET_BUILD = {"PYTHONWARNINGS": "ignore:Editable installation"}
 
 
 def _venv_python() -> Path:
@@ -29,11 +36,19 @@ def _venv_python() -> Path:
     return VENV / scripts / f"python{suffix}"
 
 
-def _run(*args: str | os.PathLike[str], env: dict[str, str] | None = None) -> None:
-    print("+", " ".join(str(a) for a in args), flush=True)
+def _run(*args: str | os.PathLike[str], env: dict[str, str] | None = None, echo: bool = True) -> None:
+    if echo:
+        print("+", " ".join(str(a) for a in args), flush=True)
     completed = subprocess.run([str(a) for a in args], cwd=ROOT, env=env)
     if completed.returncode != 0:
         sys.exit(completed.returncode)
+
+
+def _install_stamp(extras: str) -> str:
+    """What the last install was made from: pyproject.toml's bytes and the extras asked for."""
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
+    digest.update(extras.encode("utf-8"))
+    return digest.hexdigest()
 
 
 def _ensure_venv(extras: str) -> Path:
@@ -41,22 +56,75 @@ def _ensure_venv(extras: str) -> Path:
     if not python.exists():
         print(f"Creating a virtual environment in {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
-    _run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    _run(python, "-m", "pip", "install", "--quiet", "-e", f".[{extras}]" if extras else ".")
+    stamp_file = VENV / f".course-install-{extras or 'base'}"
+    stamp = _install_stamp(extras)
+    if stamp_file.is_file() and stamp_file.read_text(encoding="utf-8") == stamp:
+        return python
+    env = {**os.environ, **QUIET_BUILD}
+    _run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", env=env)
+    _run(python, "-m", "pip", "install", "--quiet", "-e", f".[{extras}]" if extras else ".", env=env)
+    stamp_file.write_text(stamp, encoding="utf-8")
+    _strip_outputs_in_git(python)
     return python
+
+
+def _strip_outputs_in_git(python: Path) -> None:
+    """Make git see lessons without their outputs: nbstripout as a git filter (see .gitattributes).
+
+    Running a lesson in JupyterLab saves its outputs into the notebook; with the filter, `git status`
+    and `git diff` ignore them and no output can be committed. `--keep-id` keeps the committed cell
+    ids, so an untouched lesson stays byte-for-byte clean. Not a git checkout: nothing to do.
+    """
+    if not (ROOT / ".git").exists():
+        return
+    strip = f'"{Path(python).as_posix()}" -m nbstripout --keep-id'
+    for key, value in (
+        ("filter.nbstripout.clean", strip),
+        ("filter.nbstripout.smudge", "cat"),
+        ("diff.ipynb.textconv", f"{strip} -t"),
+    ):
+        completed = subprocess.run(["git", "config", key, value], cwd=ROOT, capture_output=True, text=True)
+        if completed.returncode != 0:
+            print(f"note: could not set up output stripping for git ({completed.stderr.strip()})", flush=True)
+            return
+
+
+def _reset(python: Path, names: list[str]) -> None:
+    if not names:
+        sys.exit("usage: python course.py reset NN [NN ...]   (e.g. python course.py reset 04)")
+    for name in names:
+        matches = sorted((ROOT / "notebooks").glob(f"{name}*.ipynb")) or sorted(ROOT.glob(name))
+        if len(matches) != 1:
+            sys.exit(f"reset: {name!r} matches {len(matches)} notebooks; give a lesson number like 04")
+        notebook = matches[0].relative_to(ROOT).as_posix()
+        committed = subprocess.run(["git", "show", f"HEAD:{notebook}"], cwd=ROOT, capture_output=True)
+        if committed.returncode == 0:
+            (ROOT / notebook).write_bytes(committed.stdout)
+            print(f"reset {notebook} to the committed lesson")
+        else:  # not a git checkout: at least drop the outputs
+            _run(python, "-m", "nbstripout", "--keep-id", notebook, echo=False)
+            print(f"stripped the outputs of {notebook} (no git history to restore your edits from)")
 
 
 def main(argv: list[str]) -> None:
     if sys.version_info < MIN_PYTHON:
         sys.exit(f"This series needs Python >= {'.'.join(map(str, MIN_PYTHON))}; you ran {sys.version.split()[0]}.")
-    if not argv or argv[0] not in {"lab", "test"}:
-        sys.exit(__doc__)
+    if not argv or argv[0] in {"-h", "--help", "help"}:
+        print(__doc__.strip())
+        return
     command, rest = argv[0], argv[1:]
+    if command not in COMMANDS:
+        sys.exit(f"course.py: unknown command {command!r}; use one of: {', '.join(COMMANDS)}\n\n{__doc__.strip()}")
     if command == "lab":
         python = _ensure_venv("")
         # JupyterLab refuses to start as root (containers, some WSL shells) unless told.
         as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
         _run(python, "-m", "jupyter", "lab", "notebooks", *as_root, *rest)
+    elif command == "server":
+        python = _ensure_venv("")
+        _run(python, "-m", "lesson_utils.memory_server", *rest, echo=False)
+    elif command == "reset":
+        _reset(_ensure_venv(""), rest)
     elif rest[:1] == ["--live"]:
         # No offline forcing: the lessons run on the model .env configures (see README, "Live mode").
         _run(_ensure_venv("test"), "-m", "lesson_utils.models.live", *rest[1:])

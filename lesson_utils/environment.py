@@ -232,6 +232,22 @@ async def check_memory_server(start: Callable[..., Any] | None = None) -> CheckR
     return CheckResult("memory server", True, f"local server started at {url}, health {health.status!r}, stopped again ({time.perf_counter() - began:.1f} s)")
 
 
+async def check_configured_memory_server(configured: tuple[str, str | None] | None = None) -> CheckResult | None:
+    """The server ``CORTADEL_BASE_URL`` names answers ``/api/health``; ``None`` when none is configured."""
+    from lesson_utils.cortadel.server_choice import MemoryServerUnreachable, configured_server, probe_configured_server
+
+    configured = configured if configured is not None else configured_server()
+    if configured is None:
+        return None
+    url, api_key = configured
+    try:
+        status = await asyncio.to_thread(probe_configured_server, url, api_key)
+    except MemoryServerUnreachable as exc:
+        detail, _, fix = str(exc).partition(": ")
+        return CheckResult("configured memory server", False, detail, fix=fix or str(exc))
+    return CheckResult("configured memory server", True, f"CORTADEL_BASE_URL={url} answered, health {status!r}")
+
+
 async def check_environment(*, model: bool = True, memory_server: bool = True, extras: Iterable[str] = ()) -> EnvironmentReport:
     """Run every check and return the report (print it for the OK/FAIL lines)."""
     report = EnvironmentReport()
@@ -248,4 +264,7 @@ async def check_environment(*, model: bool = True, memory_server: bool = True, e
         report.results.append(await check_model())
     if memory_server:
         report.results.append(await check_memory_server())
+        configured = await check_configured_memory_server()
+        if configured is not None:
+            report.results.append(configured)
     return report

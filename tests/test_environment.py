@@ -206,3 +206,29 @@ async def test_unreadable_pins_are_a_fail_line_not_a_crash(monkeypatch: pytest.M
     report = await env.check_environment(model=False, memory_server=False)
     assert not report.ok
     assert report.results[0].name == "pins" and "install" in report.results[0].fix
+
+
+async def test_no_configured_memory_server_adds_no_line(monkeypatch, tmp_path) -> None:
+    monkeypatch.delenv("CORTADEL_BASE_URL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert await env.check_configured_memory_server() is None
+
+
+async def test_a_dead_cortadel_base_url_is_a_fail_line_naming_the_variable() -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    result = await env.check_configured_memory_server((url, None))
+    assert result is not None and not result.ok and result.required
+    assert result.detail.startswith(f"CORTADEL_BASE_URL={url} cannot be reached")
+    assert "remove CORTADEL_BASE_URL" in result.fix
+
+
+async def test_a_live_cortadel_base_url_is_an_ok_line() -> None:
+    from lesson_utils.memory_server import start_memory_server
+
+    with start_memory_server() as server:
+        result = await env.check_configured_memory_server((server.url, None))
+    assert result is not None and result.ok and result.detail == f"CORTADEL_BASE_URL={server.url} answered, health 'ok'"

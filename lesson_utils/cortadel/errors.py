@@ -5,6 +5,9 @@ agent down with it. Routing every failure through this one object is what makes 
 and the tools behave identically: ``on_error`` observes, ``raise_on_error`` propagates, and a
 failure that is neither observed nor propagated becomes a warning in the log.
 
+A warning names the server that failed (read from the HTTP error behind the SDK's), so a wrong
+``CORTADEL_BASE_URL`` shows up in the log as the URL it is.
+
 Cancellation is never a failure: callers catch ``Exception`` only, so ``asyncio.CancelledError``
 (a ``BaseException``) always propagates untouched and never reaches this module.
 """
@@ -59,6 +62,26 @@ class FailureReporter:
             except Exception:  # noqa: BLE001 - an observer that fails must not break the turn
                 self.logger.exception("Cortadel on_error callback raised while handling a %s failure; ignored.", operation)
         elif not propagate:
-            self.logger.warning("Cortadel %s failed; continuing without long-term memory: %s", operation, error)
+            server = server_of(error)
+            where = f" at {server}" if server else ""
+            self.logger.warning("Cortadel %s%s failed; continuing without long-term memory: %s", operation, where, error)
         if propagate:
             raise error
+
+
+def server_of(error: BaseException) -> str | None:
+    """``scheme://host:port`` of the HTTP request behind ``error`` (or its causes), if there was one."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        try:
+            request = getattr(current, "request", None)  # httpx raises RuntimeError when it has none
+        except RuntimeError:
+            request = None
+        url = getattr(request, "url", None)
+        if url is not None and getattr(url, "host", None):
+            port = f":{url.port}" if url.port else ""
+            return f"{url.scheme}://{url.host}{port}"
+        current = current.__cause__ or current.__context__
+    return None

@@ -1,9 +1,13 @@
 """Which Cortadel server a lesson talks to: a real one when configured, else the local one.
 
-Lessons 06–08 call :func:`open_memory_server` once. When ``CORTADEL_BASE_URL`` is set (in the
+The memory lessons call :func:`open_memory_server` once. When ``CORTADEL_BASE_URL`` is set (in the
 environment or in a ``.env`` file) they talk to that server, with ``CORTADEL_API_KEY`` as the
 bearer token if given; otherwise they start the series' local Cortadel-compatible server — a
 throwaway in-memory store unless told otherwise — and stop it when done.
+
+A configured server is asked for ``/api/health`` first. A dead or wrong URL then stops the lesson
+at its first cell with one line that names ``CORTADEL_BASE_URL`` and the fix, instead of a long
+SDK traceback several cells later and a cascade of ``NameError``\ s after it.
 """
 
 from __future__ import annotations
@@ -13,7 +17,24 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["MemoryServerChoice", "open_memory_server", "configured_server"]
+__all__ = [
+    "MemoryServerChoice",
+    "MemoryServerUnreachable",
+    "configured_server",
+    "open_memory_server",
+    "probe_configured_server",
+]
+
+PROBE_TIMEOUT = 5.0
+_FIX = "start that server, correct the URL, or remove CORTADEL_BASE_URL (in .env or your shell) to use the local memory server"
+
+
+class MemoryServerUnreachable(RuntimeError):
+    """``CORTADEL_BASE_URL`` names a server that does not answer like Cortadel; the message says the fix."""
+
+    def _render_traceback_(self) -> list[str]:
+        """IPython shows this instead of a traceback: one clear line in a notebook."""
+        return [f"MemoryServerUnreachable: {self}"]
 
 
 def _setting(name: str) -> str | None:
@@ -70,8 +91,38 @@ class MemoryServerChoice:
         self.stop()
 
 
-def open_memory_server(**local_options: Any) -> MemoryServerChoice:
-    """The real server from ``CORTADEL_BASE_URL`` if set, else a freshly started local one.
+def probe_configured_server(url: str, api_key: str | None = None, *, timeout: float = PROBE_TIMEOUT) -> str:
+    """Ask ``url`` for ``/api/health``; its status (``"ok"``, ``"degraded"``) or :class:`MemoryServerUnreachable`."""
+    import httpx
+
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    where = f"CORTADEL_BASE_URL={url}"
+    try:
+        response = httpx.get(f"{url.rstrip('/')}/api/health", headers=headers, timeout=timeout)
+    except httpx.TimeoutException:
+        raise MemoryServerUnreachable(f"{where} did not answer within {timeout:g} s: {_FIX}.") from None
+    except (httpx.HTTPError, ValueError) as exc:
+        reason = str(exc) or type(exc).__name__
+        raise MemoryServerUnreachable(f"{where} cannot be reached ({reason}): {_FIX}.") from None
+    if response.status_code in (401, 403):
+        raise MemoryServerUnreachable(
+            f"{where} refused the key in CORTADEL_API_KEY (HTTP {response.status_code}): set the key of this server's user."
+        )
+    try:
+        status = response.json().get("status")
+    except (ValueError, AttributeError):
+        status = None
+    if response.status_code not in (200, 503) or not isinstance(status, str):
+        raise MemoryServerUnreachable(
+            f"{where} answered /api/health with HTTP {response.status_code}, not a Cortadel health report: "
+            f"it should be the server's root URL (like http://localhost:3001); {_FIX}."
+        )
+    return status
+
+
+def open_memory_server(*, probe: bool = True, **local_options: Any) -> MemoryServerChoice:
+    """The real server from ``CORTADEL_BASE_URL`` if set (checked with ``/api/health`` unless
+    ``probe=False``), else a freshly started local one.
 
     ``local_options`` go to ``start_memory_server`` (e.g. ``db_path=...``, ``api_keys={...}``)
     and are ignored for a real server.
@@ -79,6 +130,8 @@ def open_memory_server(**local_options: Any) -> MemoryServerChoice:
     configured = configured_server()
     if configured is not None:
         url, api_key = configured
+        if probe:
+            probe_configured_server(url, api_key)
         return MemoryServerChoice(url=url, api_key=api_key, local=False)
     from lesson_utils.memory_server import start_memory_server
 

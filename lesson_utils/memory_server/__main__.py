@@ -1,13 +1,22 @@
-"""``python -m lesson_utils.memory_server``: run the memory server in the foreground."""
+"""``python course.py server`` (or ``.venv/bin/python -m lesson_utils.memory_server``): run the
+memory server in the foreground. ``--help`` lists the options and every route it serves."""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import sys
 
+from .docs import routes_text
 from .server import DEFAULT_PORT, bind_socket, build_service, default_db_path
+
+EXAMPLES = """examples (from the repository root):
+  python course.py server                              durable SQLite file in your user data dir, port 3001
+  python course.py server --db :memory: --port 0       throwaway store on any free port
+  python course.py server --api-key alice=s3cret       per-user API keys turn auth on
+"""
 
 
 def _api_key(value: str) -> tuple[str, str]:
@@ -19,8 +28,10 @@ def _api_key(value: str) -> tuple[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m lesson_utils.memory_server",
+        prog="python course.py server",
         description="A local Cortadel-compatible memory server (SQLite + hybrid search, offline embeddings).",
+        epilog=f"routes:\n{routes_text()}\n\n{EXAMPLES}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
@@ -50,11 +61,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sock = bind_socket(args.host, args.port)
     except OSError as exc:
-        print(f"Cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        print(busy_port_message(args.host, args.port, exc), file=sys.stderr)
         return 2
     host, port = sock.getsockname()[:2]
     auth = f"auth on ({len(args.api_key)} key(s))" if args.api_key else "auth off"
     print(f"Memory server listening on http://{host}:{port} (db: {service.store.path}; {auth})", flush=True)
+    print(f"API docs: http://{host}:{port}/docs  \u00b7  stop with Ctrl+C", flush=True)
 
     import uvicorn
 
@@ -66,6 +78,16 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         service.store.close()
     return 0
+
+
+def busy_port_message(host: str, port: int, exc: OSError) -> str:
+    """One line for a port we cannot listen on; a busy one gets another port to try."""
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"Port {port} on {host} is already in use (another memory server?). "
+            f"Try --port {port + 1 if port else 3002}, or --port 0 for any free port."
+        )
+    return f"Cannot listen on {host}:{port}: {exc.strerror or exc}"
 
 
 if __name__ == "__main__":

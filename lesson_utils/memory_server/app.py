@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .auth import AuthError
+from .docs import add_docs_routes
 from .embeddings import EmbeddingError
 from .service import BadRequest, MemoryService, NotFound
 from .validation import ValidationFailed, parse_json_object
@@ -58,9 +59,10 @@ class _Unsupported(Exception):
 
 
 def create_app(service: MemoryService) -> FastAPI:
-    """The ASGI app serving ``service`` (docs routes off: the contract is the OpenAPI file)."""
+    """The ASGI app serving ``service``; ``/openapi.json`` and ``/docs`` serve Cortadel's contract (see docs.py)."""
     app = FastAPI(title="lesson_utils memory server (Cortadel-compatible)", docs_url=None, redoc_url=None,
                   openapi_url=None)
+    add_docs_routes(app)
 
     async def guarded(call: Callable[[], Awaitable[JSONResponse]]) -> JSONResponse:
         try:

@@ -177,12 +177,12 @@ class ChatWidget(widgets.VBox):
         if turn.error:
             parts.append(f"<div class='lesson-chat-error' style='color:#b00020'>⚠ {esc(turn.error)}</div>")
         if turn.activity:
-            items = "".join(
-                f"<li><code>{esc(a.source_id)}</code>: {esc(line)}</li>" for a in turn.activity for line in a.lines()
-            )
+            actions = [(a.source_id, line) for a in turn.activity for line in a.lines()]
+            items = "".join(f"<li><code>{esc(source)}</code>: {esc(line)}</li>" for source, line in actions)
             parts.append(
                 "<details class='lesson-chat-activity'><summary style='color:#555'>"
-                f"what the providers did ({len(turn.activity)})</summary><ul style='white-space:pre-wrap'>{items}</ul></details>"
+                f"{activity_summary(len(turn.activity), len(actions))}</summary>"
+                f"<ul style='white-space:pre-wrap'>{items}</ul></details>"
             )
         view.value = "<div style='margin:4px 0'>" + "".join(parts) + "</div>"
 
@@ -197,3 +197,11 @@ class ChatWidget(widgets.VBox):
                 lines.append(f"Error: {turn.error}")
             lines += [f"  [{a.source_id}] {line}" for a in turn.activity for line in a.lines()]
         return "\n".join(lines)
+
+
+def activity_summary(providers: int, actions: int) -> str:
+    """The label over a turn's provider activity, counting both things it lists (``2 actions by 1 provider``)."""
+    return (
+        f"what the context providers did: {actions} action{'s' if actions != 1 else ''}"
+        f" by {providers} provider{'s' if providers != 1 else ''}"
+    )

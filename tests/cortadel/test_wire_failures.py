@@ -153,3 +153,19 @@ def test_timeout_must_be_a_positive_number(bad):
 def test_timeout_with_a_ready_client_is_rejected(memory):
     with pytest.raises(ValueError, match="not both"):
         CortadelContextProvider(client=memory, timeout=5)
+
+
+async def test_the_fail_open_warning_names_the_server_that_is_down(chat, caplog):
+    import logging
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    provider = CortadelContextProvider(client=CortadelMemoryClient(url, "alex"))
+    agent = Agent(client=chat, instructions="Be helpful.", context_providers=[provider])
+    with caplog.at_level(logging.WARNING, logger="lesson_utils.cortadel"):
+        reply = await agent.run("When do I ship?", session=agent.create_session())
+    assert reply.text == "echo: When do I ship?"
+    warnings = [r.getMessage() for r in caplog.records if r.name == "lesson_utils.cortadel"]
+    assert warnings and warnings[0].startswith(f"Cortadel search at {url} failed; continuing without long-term memory")

@@ -45,6 +45,8 @@ async def test_two_turns_share_the_session_and_show_what_providers_did(agent: Ag
     text = widget.transcript_text()
     assert "You: What is my name?" in text and "(hello Priya)" in text
     assert len(widget.transcript.children) == 2
+    # The label counts what it lists: four actions (two by user_memory, two by in_memory), two providers.
+    assert "what the context providers did: 4 actions by 2 providers</summary>" in widget.transcript.children[1].value
     assert widget.text.value == "" and not widget.busy
 
 
