@@ -7,7 +7,7 @@ throwaway in-memory store unless told otherwise — and stop it when done.
 
 A configured server is asked for ``/api/health`` first. A dead or wrong URL then stops the lesson
 at its first cell with one line that names ``CORTADEL_BASE_URL`` and the fix, instead of a long
-SDK traceback several cells later and a cascade of ``NameError``\ s after it.
+SDK traceback several cells later and a cascade of ``NameError`` failures after it.
 """
 
 from __future__ import annotations
