@@ -169,6 +169,10 @@ def widget_html(model_id: str, states: dict, depth: int = 0) -> str:
     if name in {"TextModel", "TextareaModel"}:
         shown = value or state.get("placeholder", "")
         return f"<div style='border:1px solid #ccc;padding:2px 4px;color:#777'>{html.escape(str(shown))}</div>"
+    labels = state.get("_options_labels")
+    if isinstance(labels, list):  # Select, SelectMultiple, Dropdown, RadioButtons: their options as a list
+        items = "".join(f"<li>{html.escape(str(label))}</li>" for label in labels)
+        return f"<ul style='border:1px solid #ccc;margin:0;padding:2px 1.5em'>{items}</ul>" if items else ""
     if name == "ButtonModel":
         return f"<button disabled>{html.escape(str(state.get('description', '')))}</button>"
     if name == "LabelModel" or isinstance(value, str):

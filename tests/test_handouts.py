@@ -40,7 +40,8 @@ def series(tmp_path: Path, monkeypatch) -> Path:
         ),
         nbformat.v4.new_code_cell(
             "import ipywidgets as w\n"
-            "w.VBox([w.HTML('<b>You:</b> hello transcript'), w.Text(placeholder='Say something'), w.Button(description='Send')])"
+            "w.VBox([w.HTML('<b>You:</b> hello transcript'), w.Text(placeholder='Say something'), w.Button(description='Send'),"
+            " w.SelectMultiple(options=['Alex ships on Fridays', 'likes teal'])])"
         ),
     )
     write_notebook(
@@ -96,6 +97,7 @@ def test_pages_need_no_network(series: Path, tmp_path: Path) -> None:
     # The widget is a static snapshot of what it showed, marked as live in JupyterLab.
     assert handouts.SNAPSHOT_NOTE in page
     assert "<b>You:</b> hello transcript" in page.replace("<b>You:</b>", "<b>You:</b>")
+    assert "<li>Alex ships on Fridays</li><li>likes teal</li>" in page
     assert "Say something" in page and re.search(r"<button disabled(=\"\")?>Send</button>", page)
     assert "application/vnd.jupyter.widget-view+json" not in page
 
