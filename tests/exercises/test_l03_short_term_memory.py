@@ -152,10 +152,8 @@ def smuggles_history_into_instructions(client, token_budget):
         ("build_agent", "pass your function itself"),
     ],
 )
-def test_wrong_answers_fail_with_their_hint(answer, hint, capsys) -> None:
-    assert check(ID, answer) is False
-    out = capsys.readouterr().out
-    assert out.startswith("\u274c 03.token_budget") and hint in out, out
+def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with) -> None:
+    fails_with("03.token_budget", answer, hint)
 
 
 def test_the_exercise_is_listed_under_lesson_03() -> None:

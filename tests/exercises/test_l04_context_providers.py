@@ -98,7 +98,5 @@ def test_injecting_a_message_instead_of_an_instruction_also_passes():
     ],
     ids=["stub", "stores-never-injects", "kept-on-instance", "never-stores", "no-super-init", "an-instance"],
 )
-def test_wrong_answers_fail_with_their_hint(capsys, answer, hint):
-    assert check("04.remember_city", answer) is False
-    out = capsys.readouterr().out
-    assert out.startswith("\u274c 04.remember_city") and hint in out, out
+def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with):
+    fails_with("04.remember_city", answer, hint)

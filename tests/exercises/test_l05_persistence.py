@@ -117,7 +117,5 @@ def test_the_solution_passes(capsys):
     ids=["stub", "resume-stub", "same-process", "returns-session", "history-only", "repr", "no-save-back",
          "new-session", "one-function", "unpicklable-global"],
 )
-def test_wrong_answers_get_their_hint(capsys, answer, hint):
-    assert check("05.resume_from_json", answer) is False
-    out = capsys.readouterr().out
-    assert hint in out, out
+def test_wrong_answers_get_their_hint(answer, hint, fails_with):
+    fails_with("05.resume_from_json", answer, hint)

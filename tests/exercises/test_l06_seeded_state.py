@@ -66,7 +66,5 @@ def test_the_solution_passes():
     ],
     ids=["stub", "wrong-source-id", "edits-first-user", "shares-state", "fork", "wrong-shape"],
 )
-def test_wrong_answers_get_their_hint(capsys, answer, hint):
-    assert check("06.seed_second_user", answer) is False
-    out = capsys.readouterr().out
-    assert hint in out, out
+def test_wrong_answers_get_their_hint(answer, hint, fails_with):
+    fails_with("06.seed_second_user", answer, hint)
