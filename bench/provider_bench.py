@@ -167,7 +167,7 @@ def start_server(db_path: Path) -> tuple[subprocess.Popen[str], str]:
     raise RuntimeError("memory server did not start")
 
 
-async def measure(url: str, user: str, rounds: int) -> dict[str, list[float]]:
+async def measure(url: str, user: str, rounds: int, parts: "ServerParts") -> dict[str, list[float]]:
     model = OfflineChatClient()
     instructions = "You are a helpful assistant. Use what you remember; never invent memories."
     recall = CortadelContextProvider(url, user, store_turns=False)
@@ -212,40 +212,48 @@ async def measure(url: str, user: str, rounds: int) -> dict[str, list[float]]:
         order = CONFIGS[r % len(CONFIGS) :] + CONFIGS[: r % len(CONFIGS)]
         for config in order:
             samples[config].append(await once(config, next(questions)))
+        parts.one_round(r)  # the server's steps, in this process, in the same time window
     for closable in (recall, recall_text, gated, persist, sdk):
         await closable.aclose()
     await raw.aclose()
     return samples
 
 
-def server_parts(db_path: Path, user: str, rounds: int) -> dict[str, list[float]]:
-    """The server's own steps for one hybrid search, timed in this process on the same store,
-    interleaved: the query embedding, the BM25 query, the vector scan, and the whole search."""
-    from lesson_utils.memory_server import search as search_mod
-    from lesson_utils.memory_server.server import build_service
+class ServerParts:
+    """The server's own steps for a hybrid search, timed in this process on the same store (opened
+    read-only alongside the server): the query embedding, the BM25 query, the vector scan, and the
+    whole search. One step per round, rotating, interleaved with the HTTP rounds so all of them
+    see the same machine load."""
 
-    service = build_service(db_path)
-    embedder, store = service.embedder, service.store
-    questions = distinct_questions((10 + rounds) * 4)
-    parts = {"query embedding": [], "BM25 query": [], "vector scan": [], "whole hybrid search": []}
-    vector = embedder.embed(["warm-up"])[0]
-    try:
-        for r, question in enumerate(questions):
-            step = list(parts)[r % 4]
+    STEPS = ("query embedding", "BM25 query", "vector scan", "whole hybrid search")
+
+    def __init__(self, db_path: Path, user: str) -> None:
+        from lesson_utils.memory_server.server import build_service
+
+        self.service = build_service(db_path)
+        self.user = user
+        self.questions = iter(distinct_questions(2560)[::-1])
+        self.samples: dict[str, list[float]] = {step: [] for step in self.STEPS}
+        self.vector = self.service.embedder.embed(["warm-up"])[0]
+
+    def one_round(self, r: int) -> None:
+        from lesson_utils.memory_server import search as search_mod
+
+        service, question = self.service, "Parts " + next(self.questions)
+        for step in self.STEPS[r % 4 :] + self.STEPS[: r % 4]:
             started = time.perf_counter()
             if step == "query embedding":
-                vector = embedder.embed([question])[0]
+                self.vector = service.embedder.embed([question])[0]
             elif step == "BM25 query":
-                store.text_search(user, question, 30)
+                service.store.text_search(self.user, question, 30)
             elif step == "vector scan":
-                store.vector_search(user, vector, 30)
+                service.store.vector_search(self.user, self.vector, 30)
             else:
-                search_mod.search(store, embedder, user, question, top_k=5)
-            if r >= 40:
-                parts[step].append((time.perf_counter() - started) * 1000)
-    finally:
-        store.close()
-    return parts
+                search_mod.search(service.store, service.embedder, self.user, question + " (whole)", top_k=5)
+            self.samples[step].append((time.perf_counter() - started) * 1000)
+
+    def close(self) -> None:
+        self.service.store.close()
 
 
 async def hooks_only(turns: int = 2000) -> list[float]:
@@ -282,15 +290,19 @@ def main() -> int:
         started = time.perf_counter()
         seed(db_path, users)
         print(f"seeded {sum(users.values())} memories by direct store inserts in {time.perf_counter() - started:.1f}s")
-        results = {}
+        results, breakdown = {}, {}
         proc, url = start_server(db_path)
         try:
             for size in args.sizes:
-                results[size] = asyncio.run(measure(url, f"bench-{size}", args.rounds))
+                parts = ServerParts(db_path, f"bench-{size}")
+                try:
+                    results[size] = asyncio.run(measure(url, f"bench-{size}", args.rounds, parts))
+                finally:
+                    parts.close()
+                breakdown[size] = parts.samples
         finally:
             proc.terminate()
             proc.wait(timeout=10)
-        breakdown = {size: server_parts(db_path, f"bench-{size}", min(args.rounds, 100)) for size in args.sizes}
 
     print(f"\nPer-turn latency, offline model, local memory server over loopback ({args.rounds} interleaved rounds)\n")
     print("| memories | configuration | median ms | p95 ms | adds to baseline median |")
@@ -303,8 +315,8 @@ def main() -> int:
             added = "—" if config in CALLS else f"+{med - base:.2f}"
             print(f"| {size:,} | {config} | {med:.2f} | {p95(samples[config]):.2f} | {added} |")
         verdicts.append((size, statistics.median(samples["recall"]) - base))
-    print("\nWhere a search's time goes (server steps timed in-process on the same store, interleaved;"
-          " the HTTP + SDK share is the SDK search call minus the whole search):\n")
+    print("\nWhere a search's time goes (the server's steps timed in this process on the same store, one"
+          " of each per round, interleaved with the rounds above; HTTP + SDK = SDK search call − whole search):\n")
     print("| memories | step | median ms |")
     print("|---:|---|---:|")
     for size, parts in breakdown.items():
