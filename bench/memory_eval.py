@@ -37,6 +37,8 @@ def main() -> int:
     parser.add_argument("--modes", nargs="+", default=list(ALL_MODES), choices=list(ALL_MODES))
     parser.add_argument("--url", help="a Cortadel server to score instead of a fresh local one")
     parser.add_argument("--api-key", default=None)
+    parser.add_argument("--settle", type=float, default=None,
+                        help="seconds to wait between ingesting and asking (default 0 locally, 5 with --url)")
     parser.add_argument("--check-floors", action="store_true", help="exit 1 if a metric is under its floor")
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     args = parser.parse_args()
@@ -53,7 +55,9 @@ def main() -> int:
         return 2
     questions = sum(len(c.questions) for c in cases)
     print(f"{source}: {len(cases)} users, {questions} questions, modes {', '.join(args.modes)}")
-    card = asyncio.run(run_scorecard(cases, url=args.url, api_key=args.api_key, modes=args.modes, progress=True))
+    settle = args.settle if args.settle is not None else (5.0 if args.url else 0.0)
+    card = asyncio.run(run_scorecard(cases, url=args.url, api_key=args.api_key, modes=args.modes,
+                                     settle_seconds=settle, progress=True))
     print(f"ingested in {card.meta['ingest_seconds']:.1f}s\n")
     print(card.table())
     if args.json:

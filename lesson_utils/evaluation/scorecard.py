@@ -23,6 +23,7 @@ model would be sent if it got the whole history instead of memory.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import statistics
 import time
@@ -253,6 +254,7 @@ async def run_scorecard(
     modes: Sequence[str] = MODES,
     user_prefix: str | None = None,
     top_k: int = 5,
+    settle_seconds: float = 0.0,
     progress: bool = False,
 ) -> Scorecard:
     """Score ``cases`` on a memory server, in each of ``modes``.
@@ -260,7 +262,8 @@ async def run_scorecard(
     With ``url=None`` a fresh throwaway local server is started (and stopped). To score a real
     Cortadel server pass its ``url`` (and ``api_key``); every user id is prefixed with
     ``user_prefix`` (default: a fresh random one for a real server) so a run never mixes with
-    memories already there.
+    memories already there. A real Cortadel distils off the request path: give it
+    ``settle_seconds`` between ingesting and asking (the local server is synchronous).
     """
     unknown = [m for m in modes if m not in ALL_MODES]
     if unknown:
@@ -288,6 +291,8 @@ async def run_scorecard(
                 if progress and (n + 1) % 10 == 0:
                     print(f"ingested {n + 1}/{len(cases)} users")
             ingest_s = time.perf_counter() - ingest_started
+            if settle_seconds > 0:
+                await asyncio.sleep(settle_seconds)
             # Modes take turns question by question (in a rotating order), so machine noise lands
             # on every mode alike and the latency columns can be compared.
             turn = 0
