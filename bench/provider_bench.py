@@ -13,13 +13,18 @@ round so machine noise hits them alike:
                              ``add_conversation`` write;
 * ``recall, text mode``    — the provider with ``search_mode="text"``: no query embedding, so
                              this isolates what the provider and the HTTP hop cost;
-* ``search call (SDK)``    — the bare SDK search the provider makes, for reference;
+* ``recall, gated``        — ``gate=True, min_score=BOTH_ARMS_FLOOR``: what the options cost
+                             when the gate lets the turn through;
+* ``search call (SDK)``    — the bare SDK search the provider makes, for reference (also in
+                             text mode, and as a raw ``httpx`` POST without the SDK);
 * ``provider, no server``  — the provider over an in-process client that answers instantly
                              with five hits: the provider's own cost (query, render, inject,
                              state, persist bookkeeping), without any server — this row also
                              includes the offline model reading five more lines of context.
 
-It also times the provider's two hooks alone (``before_run`` + ``after_run`` called directly
+After the HTTP rounds it times the server's own steps in this process on the same store (the
+query embedding, the BM25 query, the vector scan, the whole hybrid search), so the table says
+where a search's time goes. It also times the provider's two hooks alone (``before_run`` + ``after_run`` called directly
 over the instant client), which is the provider's intrinsic cost per turn.
 
 The server is ``python -m lesson_utils.memory_server`` exactly as a learner starts it (it sets
@@ -47,6 +52,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import httpx
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,6 +62,7 @@ from agent_framework import Agent  # noqa: E402
 from cortadel import SearchOptions  # noqa: E402
 
 from lesson_utils.cortadel import CortadelContextProvider, CortadelMemoryClient  # noqa: E402
+from lesson_utils.cortadel.gating import BOTH_ARMS_FLOOR  # noqa: E402
 from lesson_utils.models import OfflineChatClient  # noqa: E402
 
 NAMES = "Alex Priya Kenji Lisa Omar Zoe Ben Ana Sam Ivy Noah Mia Leo Ava Raj Eva Tom Uma Kai Nia".split()
@@ -93,8 +100,11 @@ def distinct_questions(count: int) -> list[str]:
 
 
 CONFIGS = [
-    "no provider", "recall", "recall, text mode", "recall + persist", "search call (SDK)", "provider, no server",
+    "no provider", "recall", "recall, gated", "recall, text mode", "recall + persist", "search call (SDK)",
+    "search call (SDK), text mode", "search call (raw HTTP)", "provider, no server",
 ]
+#: Rows that are not agent turns: no "adds to baseline" figure.
+CALLS = ("no provider", "search call (SDK)", "search call (SDK), text mode", "search call (raw HTTP)")
 
 
 class InstantClient:
@@ -157,16 +167,21 @@ def start_server(db_path: Path) -> tuple[subprocess.Popen[str], str]:
     raise RuntimeError("memory server did not start")
 
 
-async def measure(url: str, user: str, rounds: int) -> dict[str, list[float]]:
+async def measure(url: str, user: str, rounds: int, parts: "ServerParts") -> dict[str, list[float]]:
     model = OfflineChatClient()
     instructions = "You are a helpful assistant. Use what you remember; never invent memories."
     recall = CortadelContextProvider(url, user, store_turns=False)
     recall_text = CortadelContextProvider(url, user, store_turns=False, search_mode="text")
+    # Gate + both-arms floor: every bench question has content words, so the gate never skips
+    # here — this row shows what the options cost when they do not save a search.
+    gated = CortadelContextProvider(url, user, store_turns=False, gate=True, min_score=BOTH_ARMS_FLOOR)
+    raw = httpx.AsyncClient(base_url=url, timeout=30)
     persist = CortadelContextProvider(url, user)
     sdk = CortadelMemoryClient(url, user)
     agents = {
         "no provider": Agent(client=model, instructions=instructions),
         "recall": Agent(client=model, instructions=instructions, context_providers=[recall]),
+        "recall, gated": Agent(client=model, instructions=instructions, context_providers=[gated]),
         "recall, text mode": Agent(client=model, instructions=instructions, context_providers=[recall_text]),
         "recall + persist": Agent(client=model, instructions=instructions, context_providers=[persist]),
         "provider, no server": Agent(
@@ -178,6 +193,11 @@ async def measure(url: str, user: str, rounds: int) -> dict[str, list[float]]:
         started = time.perf_counter()
         if config == "search call (SDK)":
             await sdk.search(question, SearchOptions(top_k=5))
+        elif config == "search call (SDK), text mode":
+            await sdk.search(question, SearchOptions(top_k=5, mode="text"))
+        elif config == "search call (raw HTTP)":
+            body = {"query": question, "user_id": user, "top_k": 5, "mode": "hybrid", "app_name": "bench"}
+            (await raw.post("/api/v1/memories/search", json=body)).raise_for_status()
         else:
             agent = agents[config]
             await agent.run(question, session=agent.create_session())
@@ -192,9 +212,48 @@ async def measure(url: str, user: str, rounds: int) -> dict[str, list[float]]:
         order = CONFIGS[r % len(CONFIGS) :] + CONFIGS[: r % len(CONFIGS)]
         for config in order:
             samples[config].append(await once(config, next(questions)))
-    for closable in (recall, recall_text, persist, sdk):
+        parts.one_round(r)  # the server's steps, in this process, in the same time window
+    for closable in (recall, recall_text, gated, persist, sdk):
         await closable.aclose()
+    await raw.aclose()
     return samples
+
+
+class ServerParts:
+    """The server's own steps for a hybrid search, timed in this process on the same store (opened
+    read-only alongside the server): the query embedding, the BM25 query, the vector scan, and the
+    whole search. One step per round, rotating, interleaved with the HTTP rounds so all of them
+    see the same machine load."""
+
+    STEPS = ("query embedding", "BM25 query", "vector scan", "whole hybrid search")
+
+    def __init__(self, db_path: Path, user: str) -> None:
+        from lesson_utils.memory_server.server import build_service
+
+        self.service = build_service(db_path)
+        self.user = user
+        self.questions = iter(distinct_questions(2560)[::-1])
+        self.samples: dict[str, list[float]] = {step: [] for step in self.STEPS}
+        self.vector = self.service.embedder.embed(["warm-up"])[0]
+
+    def one_round(self, r: int) -> None:
+        from lesson_utils.memory_server import search as search_mod
+
+        service, question = self.service, "Parts " + next(self.questions)
+        for step in self.STEPS[r % 4 :] + self.STEPS[: r % 4]:
+            started = time.perf_counter()
+            if step == "query embedding":
+                self.vector = service.embedder.embed([question])[0]
+            elif step == "BM25 query":
+                service.store.text_search(self.user, question, 30)
+            elif step == "vector scan":
+                service.store.vector_search(self.user, self.vector, 30)
+            else:
+                search_mod.search(service.store, service.embedder, self.user, question + " (whole)", top_k=5)
+            self.samples[step].append((time.perf_counter() - started) * 1000)
+
+    def close(self) -> None:
+        self.service.store.close()
 
 
 async def hooks_only(turns: int = 2000) -> list[float]:
@@ -231,11 +290,16 @@ def main() -> int:
         started = time.perf_counter()
         seed(db_path, users)
         print(f"seeded {sum(users.values())} memories by direct store inserts in {time.perf_counter() - started:.1f}s")
-        results = {}
+        results, breakdown = {}, {}
         proc, url = start_server(db_path)
         try:
             for size in args.sizes:
-                results[size] = asyncio.run(measure(url, f"bench-{size}", args.rounds))
+                parts = ServerParts(db_path, f"bench-{size}")
+                try:
+                    results[size] = asyncio.run(measure(url, f"bench-{size}", args.rounds, parts))
+                finally:
+                    parts.close()
+                breakdown[size] = parts.samples
         finally:
             proc.terminate()
             proc.wait(timeout=10)
@@ -248,9 +312,21 @@ def main() -> int:
         base = statistics.median(samples["no provider"])
         for config in CONFIGS:
             med = statistics.median(samples[config])
-            added = "—" if config in ("no provider", "search call (SDK)") else f"+{med - base:.2f}"
+            added = "—" if config in CALLS else f"+{med - base:.2f}"
             print(f"| {size:,} | {config} | {med:.2f} | {p95(samples[config]):.2f} | {added} |")
         verdicts.append((size, statistics.median(samples["recall"]) - base))
+    print("\nWhere a search's time goes (the server's steps timed in this process on the same store, one"
+          " of each per round, interleaved with the rounds above; HTTP + SDK = SDK search call − whole search):\n")
+    print("| memories | step | median ms |")
+    print("|---:|---|---:|")
+    for size, parts in breakdown.items():
+        for step, values in parts.items():
+            print(f"| {size:,} | {step} | {statistics.median(values):.2f} |")
+        sdk_ms = statistics.median(results[size]["search call (SDK)"])
+        raw_ms = statistics.median(results[size]["search call (raw HTTP)"])
+        whole = statistics.median(parts["whole hybrid search"])
+        print(f"| {size:,} | HTTP round trip + SDK (SDK call − whole search) | {sdk_ms - whole:.2f} |")
+        print(f"| {size:,} | of which the SDK itself (SDK call − raw HTTP call) | {sdk_ms - raw_ms:.2f} |")
     hooks = asyncio.run(hooks_only())
     print(f"\nprovider hooks alone (before_run + after_run, instant client): median {statistics.median(hooks):.3f} ms, "
           f"p95 {p95(hooks):.3f} ms")

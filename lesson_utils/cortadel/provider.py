@@ -26,6 +26,7 @@ from cortadel import ChatMessage, ConversationOptions, SearchHit, SearchOptions
 
 from .client import APP_NAME, DEFAULT_TIMEOUT, CortadelMemoryClient, MemoryClient
 from .errors import ErrorCallback, FailureReporter
+from .gating import RecallPolicy
 from .guards import INJECTED_IDS_KEY, fresh_hits, ingestible, is_injected, remember_injected, turn_failed
 from .limits import MAX_QUERY_CHARS, batch_messages, build_query, fit_messages
 from .rendering import DEFAULT_CONTEXT_PROMPT, render_memories
@@ -85,6 +86,9 @@ class CortadelContextProvider(ContextProvider):
         is_agent_memory, tags, project: forwarded with every stored turn.
         include_memory_tools: also hand ``search_memory`` / ``add_memories`` to each run.
         raise_on_error, on_error, logger: failure handling, shared with the tools.
+        gate, min_score, token_budget: recall gating and abstention (off by default; see
+            :mod:`~lesson_utils.cortadel.gating`): skip the search for phatic turns, drop hits
+            under a fused-score floor, cap the recalled tokens.
     """
 
     def __init__(
@@ -115,6 +119,9 @@ class CortadelContextProvider(ContextProvider):
         raise_on_error: bool = False,
         on_error: ErrorCallback | None = None,
         logger: logging.Logger | None = None,
+        gate: bool = False,
+        min_score: float | None = None,
+        token_budget: int | None = None,
     ) -> None:
         if not isinstance(source_id, str) or not source_id.strip():
             raise ValueError("source_id must be a non-blank string.")
@@ -135,6 +142,7 @@ class CortadelContextProvider(ContextProvider):
             raise TypeError("context_prompt must be a string.")
         if tags is not None and (isinstance(tags, str) or not all(isinstance(t, str) for t in tags)):
             raise ValueError("tags must be a sequence of strings (e.g. ['work']), not a single string.")
+        recall_policy = RecallPolicy(gate=gate, min_score=min_score, token_budget=token_budget)  # validates
 
         if client is not None:
             if base_url is not None or user_id is not None or api_key is not None or timeout is not None:
@@ -172,6 +180,7 @@ class CortadelContextProvider(ContextProvider):
         self.is_agent_memory = bool(is_agent_memory)
         self.tags = list(tags) if tags is not None else None
         self.project = project
+        self.recall_policy = recall_policy
         self._reporter = FailureReporter(raise_on_error=raise_on_error, on_error=on_error, logger=logger)
         # Built once: a FunctionTool is stateless, and the provider forwards only its error
         # handling to the tools — the rest keep the tools' own defaults.
@@ -229,7 +238,7 @@ class CortadelContextProvider(ContextProvider):
         if self._tools:
             context.extend_tools(self.source_id, self._tools)
         query = self._query(context.input_messages)
-        if not query:
+        if not query or not self.recall_policy.should_search(query):
             return
         hits = await self._recall(query, session)  # fail open: [] when Cortadel fails
         if self.deduplicate_across_turns:
@@ -274,7 +283,7 @@ class CortadelContextProvider(ContextProvider):
         )
         try:
             results = await self._client.search(query, options)
-            return list(results.results or [])  # a client that returns garbage fails here, open
+            return self.recall_policy.select(results.results or [])  # a client that returns garbage fails here, open
         except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
             self._reporter.report(error, "search")
             return []

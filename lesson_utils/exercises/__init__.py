@@ -24,6 +24,7 @@ from . import l06_seeded_state  # noqa: E402,F401  lesson 06
 from . import l07_memory_provider  # noqa: E402,F401
 from . import l08_search_modes  # noqa: E402,F401
 from . import l09_memory_tools  # noqa: E402,F401
+from . import l11_measuring_memory  # noqa: E402,F401
 from . import l12_failures  # noqa: E402,F401
 from . import l13_users  # noqa: E402,F401
 from . import l14_scaling  # noqa: E402,F401

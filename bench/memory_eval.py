@@ -1,0 +1,76 @@
+"""The memory scorecard: recall, knowledge updates, abstention, tokens and latency per ability and mode.
+
+    python bench/memory_eval.py                          # the shipped synthetic dataset, all 48 users
+    python bench/memory_eval.py --users 8                # the CI slice
+    python bench/memory_eval.py --longmemeval longmemeval_s.json --limit 50
+    python bench/memory_eval.py --url https://app.cortadel.ai --api-key $CORTADEL_API_KEY
+
+Sessions are ingested with ``add_conversation`` into a fresh local memory server (or the server
+at ``--url``), then every question is one ``before_run`` of the Cortadel provider in each mode:
+``text``, ``vector``, ``hybrid``, ``hybrid+gate`` (skip phatic turns), ``hybrid+floor`` (drop hits
+only one arm found) and ``hybrid+gating`` (both). See ``lesson_utils/evaluation/scorecard.py`` for
+the definitions. ``--check-floors`` exits 1 when a metric is under the floors written next to
+the dataset (``lesson_utils/evaluation/data/floors.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from lesson_utils.evaluation import (  # noqa: E402
+    ALL_MODES, DatasetError, check_floors, load_floors, load_longmemeval, load_synthetic, run_scorecard,
+)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--users", type=int, default=None, help="score only the first N users of the synthetic set")
+    parser.add_argument("--longmemeval", metavar="PATH", help="a LongMemEval JSON file (longmemeval_s.json, ...)")
+    parser.add_argument("--limit", type=int, default=None, help="with --longmemeval: the first N questions")
+    parser.add_argument("--modes", nargs="+", default=list(ALL_MODES), choices=list(ALL_MODES))
+    parser.add_argument("--url", help="a Cortadel server to score instead of a fresh local one")
+    parser.add_argument("--api-key", default=None)
+    parser.add_argument("--settle", type=float, default=None,
+                        help="seconds to wait between ingesting and asking (default 0 locally, 5 with --url)")
+    parser.add_argument("--check-floors", action="store_true", help="exit 1 if a metric is under its floor")
+    parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
+    args = parser.parse_args()
+
+    try:
+        if args.longmemeval:
+            cases = load_longmemeval(args.longmemeval, limit=args.limit)
+            source = f"LongMemEval file {args.longmemeval}"
+        else:
+            cases = load_synthetic(users=args.users)
+            source = "synthetic dataset" + (f" (first {args.users} users)" if args.users else "")
+    except DatasetError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    questions = sum(len(c.questions) for c in cases)
+    print(f"{source}: {len(cases)} users, {questions} questions, modes {', '.join(args.modes)}")
+    settle = args.settle if args.settle is not None else (5.0 if args.url else 0.0)
+    card = asyncio.run(run_scorecard(cases, url=args.url, api_key=args.api_key, modes=args.modes,
+                                     settle_seconds=settle, progress=True))
+    print(f"ingested in {card.meta['ingest_seconds']:.1f}s\n")
+    print(card.table())
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump({"rows": card.rows(), "modes": card.mode_summary(), "baseline_tokens": card.baseline_tokens}, handle, indent=1)
+    if args.check_floors:
+        problems = check_floors(card, load_floors())
+        for line in problems:
+            print(f"FLOOR: {line}")
+        print("floors: " + ("all hold" if not problems else f"{len(problems)} below"))
+        return 1 if problems else 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

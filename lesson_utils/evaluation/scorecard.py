@@ -1,0 +1,344 @@
+"""The memory scorecard: ingest histories, ask questions through the provider, score what it injected.
+
+Everything goes through the real path. Each user's sessions go to the server with
+``add_conversation`` (the same call the provider makes after a turn), then each question is one
+``before_run`` of a :class:`CortadelContextProvider` — gate, search, floor, dedup, render — and
+the scorecard reads what the provider injected (the ids it remembers in ``session.state``, the
+block the model would see). Nothing is scored that a model would not have been sent.
+
+Per search mode and ability it reports:
+
+* ``recall@1`` — the first injected memory comes from an evidence turn;
+* ``recall@5`` — every evidence turn is behind one of the first five injected memories
+  (LongMemEval's *recall_all@5*: a two-session question needs both);
+* ``update acc`` — knowledge updates: the current value is injected and ranked above the value
+  it replaced (or the old value is not injected at all);
+* ``abstain acc`` — abstention questions: nothing at all is injected;
+* ``tokens/turn`` — tokens injected per question (about 4 characters a token, the contract's rule);
+* ``median ms`` — the median time ``before_run`` adds to a turn.
+
+and, per mode, the share of turns that were searched (phatic turns included) and the tokens a
+model would be sent if it got the whole history instead of memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+import uuid as uuid_mod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent_framework import AgentSession, Message, SessionContext
+from cortadel import ChatMessage, ConversationOptions, SearchOptions, SearchResults
+
+from ..cortadel.client import CortadelMemoryClient
+from ..cortadel.gating import BOTH_ARMS_FLOOR, estimate_tokens
+from ..cortadel.limits import batch_messages, fit_messages
+from ..cortadel.provider import INJECTED_IDS_KEY, CortadelContextProvider
+from .dataset import ABILITIES, DATA_DIR, Case, Question
+
+__all__ = [
+    "ALL_MODES", "FLOORS_PATH", "MODES", "QuestionResult", "Scorecard", "check_floors", "load_floors", "run_scorecard",
+]
+
+#: Search mode → provider options. "hybrid+gating" is the gate and the both-arms floor together.
+ALL_MODES: dict[str, dict[str, Any]] = {
+    "text": {"search_mode": "text"},
+    "vector": {"search_mode": "vector"},
+    "hybrid": {"search_mode": "hybrid"},
+    "hybrid+gate": {"search_mode": "hybrid", "gate": True},
+    "hybrid+floor": {"search_mode": "hybrid", "min_score": BOTH_ARMS_FLOOR},
+    "hybrid+gating": {"search_mode": "hybrid", "gate": True, "min_score": BOTH_ARMS_FLOOR},
+}
+MODES = ("text", "vector", "hybrid", "hybrid+gating")
+FLOORS_PATH = DATA_DIR / "floors.json"
+
+
+class _Recording:
+    """A MemoryClient wrapper that keeps the last search's hits, so injected ids map back to hits."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.last: dict[str, Any] = {}
+
+    async def search(self, query: str, options: SearchOptions | None = None) -> SearchResults:
+        results = await self.inner.search(query, options)
+        self.last = {hit.id: hit for hit in (results.results or [])}
+        return results
+
+    async def add_conversation(self, messages, options=None):
+        return await self.inner.add_conversation(messages, options)
+
+    async def add(self, text, options=None):
+        return await self.inner.add(text, options)
+
+
+@dataclass
+class QuestionResult:
+    mode: str
+    user_id: str
+    question: Question
+    injected: list[Any]          # the SearchHits the provider injected, in order
+    block: str                   # the text the model would have been sent
+    ms: float
+    searched: bool
+
+    def _sources(self, hit: Any) -> set[str]:
+        return set((hit.attributes or {}).get("source_turn_uuids") or [])
+
+    def is_evidence(self, hit: Any, turns: Sequence[str] | None = None) -> bool:
+        turns = self.question.evidence if turns is None else turns
+        sources = self._sources(hit)
+        if sources:
+            return bool(sources & set(turns))
+        # A server that does not return source turns: fall back to the answer's words.
+        answer = self.question.answer if turns is self.question.evidence else self.question.superseded_answer
+        return bool(answer) and str(answer).lower() in (hit.content or "").lower()
+
+    @property
+    def recall_at_1(self) -> bool:
+        return bool(self.injected) and self.is_evidence(self.injected[0])
+
+    @property
+    def recall_at_5(self) -> bool:
+        top = self.injected[:5]
+        if not any(self._sources(h) for h in top):
+            return any(self.is_evidence(h) for h in top)
+        covered = set().union(*(self._sources(h) for h in top))
+        return bool(self.question.evidence) and set(self.question.evidence) <= covered
+
+    @property
+    def update_correct(self) -> bool:
+        ranks = list(range(len(self.injected)))
+        new = [i for i in ranks if self.is_evidence(self.injected[i])]
+        old = [i for i in ranks if self.is_evidence(self.injected[i], self.question.superseded)]
+        return bool(new) and (not old or new[0] < old[0])
+
+    @property
+    def abstained(self) -> bool:
+        return not self.injected
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.block)
+
+
+@dataclass
+class Scorecard:
+    results: list[QuestionResult]
+    phatic: list[QuestionResult]
+    baseline_tokens: float
+    modes: tuple[str, ...]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def _of(self, mode: str, ability: str | None = None) -> list[QuestionResult]:
+        return [r for r in self.results if r.mode == mode and (ability is None or r.question.ability == ability)]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per (mode, ability), plus an ``all`` row per mode; metrics are fractions or None."""
+        out = []
+        for mode in self.modes:
+            for ability in (*ABILITIES, "all"):
+                rs = self._of(mode, None if ability == "all" else ability)
+                if not rs:
+                    continue
+                answerable = [r for r in rs if r.question.ability != "abstention"]
+                updates = [r for r in rs if r.question.ability == "knowledge_update"]
+                absent = [r for r in rs if r.question.ability == "abstention"]
+                out.append({
+                    "mode": mode, "ability": ability, "n": len(rs),
+                    "recall@1": _mean(r.recall_at_1 for r in answerable),
+                    "recall@5": _mean(r.recall_at_5 for r in answerable),
+                    "update_acc": _mean(r.update_correct for r in updates),
+                    "abstain_acc": _mean(r.abstained for r in absent),
+                    "tokens_per_turn": statistics.fmean(r.tokens for r in rs),
+                    "median_ms": statistics.median(r.ms for r in rs),
+                })
+        return out
+
+    def mode_summary(self) -> list[dict[str, Any]]:
+        """Per mode: turns searched (questions and phatic turns), phatic turns with nothing injected."""
+        out = []
+        for mode in self.modes:
+            turns = self._of(mode) + [p for p in self.phatic if p.mode == mode]
+            phatic = [p for p in self.phatic if p.mode == mode]
+            out.append({
+                "mode": mode, "turns": len(turns), "searched": _mean(t.searched for t in turns),
+                "phatic_clean": _mean(p.abstained for p in phatic),
+                "median_ms_all_turns": statistics.median(t.ms for t in turns) if turns else None,
+            })
+        return out
+
+    def table(self) -> str:
+        """The scorecard as a Markdown table (plus the per-mode summary and the full-history baseline)."""
+        lines = [
+            "| mode | ability | n | recall@1 | recall@5 | update acc | abstain acc | tokens/turn | median ms |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for row in self.rows():
+            lines.append(
+                f"| {row['mode']} | {row['ability']} | {row['n']} | {_pct(row['recall@1'])} | {_pct(row['recall@5'])} "
+                f"| {_pct(row['update_acc'])} | {_pct(row['abstain_acc'])} | {row['tokens_per_turn']:.1f} "
+                f"| {row['median_ms']:.2f} |"
+            )
+        lines += ["", "| mode | turns | searched | phatic turns with nothing injected | median ms (all turns) |",
+                  "|---|---:|---:|---:|---:|"]
+        for m in self.mode_summary():
+            lines.append(f"| {m['mode']} | {m['turns']} | {_pct(m['searched'])} | {_pct(m['phatic_clean'])} "
+                         f"| {m['median_ms_all_turns']:.2f} |")
+        lines += ["", f"Full-history baseline: {self.baseline_tokens:,.0f} tokens per question "
+                      "(every session of the user's history sent with the question, no memory)."]
+        return "\n".join(lines)
+
+    def metric(self, mode: str, ability: str, name: str) -> float | None:
+        for row in self.rows():
+            if row["mode"] == mode and row["ability"] == ability:
+                return row[name]
+        raise KeyError(f"no row for mode {mode!r}, ability {ability!r}")
+
+    def failures(self, mode: str, kind: str) -> list[QuestionResult]:
+        """Questions that failed one way: ``recall`` (evidence not in the top 5), ``update`` (old value
+        ranked first or new one missing), or ``abstention`` (something was injected)."""
+        rs = self._of(mode)
+        if kind == "recall":
+            return [r for r in rs if r.question.ability not in ("abstention",) and not r.recall_at_5]
+        if kind == "update":
+            return [r for r in rs if r.question.ability == "knowledge_update" and not r.update_correct]
+        if kind == "abstention":
+            return [r for r in rs if r.question.ability == "abstention" and not r.abstained]
+        raise ValueError("kind must be 'recall', 'update' or 'abstention'")
+
+
+def _mean(values: Iterable[bool]) -> float | None:
+    values = list(values)
+    return sum(values) / len(values) if values else None
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.0f}%"
+
+
+async def _ingest(client: Any, case: Case) -> None:
+    for session in case.sessions:
+        messages = [ChatMessage(role=t.role, content=t.content, uuid=t.uuid)
+                    for t in session.turns if t.role in ("user", "assistant", "system") and t.content.strip()]
+        for batch in batch_messages(fit_messages(messages)):
+            await client.add_conversation(batch, ConversationOptions(session_id=session.session_id))
+
+
+async def _ask(provider: CortadelContextProvider, recording: _Recording, text: str) -> tuple[list[Any], str, float, bool]:
+    session = AgentSession()
+    context = SessionContext(session_id=session.session_id, input_messages=[Message(role="user", contents=[text])])
+    state: dict[str, Any] = {}
+    recording.last = {}
+    searched_before = provider.recall_policy.searched
+    started = time.perf_counter()
+    await provider.before_run(agent=None, session=session, context=context, state=state)
+    ms = (time.perf_counter() - started) * 1000
+    injected = [recording.last[i] for i in state.get(INJECTED_IDS_KEY, []) if i in recording.last]
+    block = "\n".join(m.text for m in context.context_messages.get(provider.source_id, []))
+    block += "\n".join(context.instructions)
+    return injected, block, ms, provider.recall_policy.searched > searched_before
+
+
+async def run_scorecard(
+    cases: Sequence[Case],
+    *,
+    url: str | None = None,
+    api_key: str | None = None,
+    modes: Sequence[str] = MODES,
+    user_prefix: str | None = None,
+    top_k: int = 5,
+    settle_seconds: float = 0.0,
+    progress: bool = False,
+) -> Scorecard:
+    """Score ``cases`` on a memory server, in each of ``modes``.
+
+    With ``url=None`` a fresh throwaway local server is started (and stopped). To score a real
+    Cortadel server pass its ``url`` (and ``api_key``); every user id is prefixed with
+    ``user_prefix`` (default: a fresh random one for a real server) so a run never mixes with
+    memories already there. A real Cortadel distils off the request path: give it
+    ``settle_seconds`` between ingesting and asking (the local server is synchronous).
+    """
+    unknown = [m for m in modes if m not in ALL_MODES]
+    if unknown:
+        raise ValueError(f"unknown mode(s) {unknown}; choose from {', '.join(ALL_MODES)}.")
+    server = None
+    if url is None:
+        from ..memory_server import start_memory_server
+
+        server = start_memory_server()
+        url = server.url
+        prefix = user_prefix or ""
+    else:
+        prefix = user_prefix if user_prefix is not None else f"eval-{uuid_mod.uuid4().hex[:8]}-"
+    results: list[QuestionResult] = []
+    phatic: list[QuestionResult] = []
+    baseline: list[int] = []
+    ingest_started = time.perf_counter()
+    try:
+        clients = {case.user_id: CortadelMemoryClient(url, prefix + case.user_id, api_key=api_key) for case in cases}
+        try:
+            for n, case in enumerate(cases):
+                await _ingest(clients[case.user_id], case)
+                history = sum(estimate_tokens(t.content) for s in case.sessions for t in s.turns)
+                baseline.extend(history + estimate_tokens(q.question) for q in case.questions)
+                if progress and (n + 1) % 10 == 0:
+                    print(f"ingested {n + 1}/{len(cases)} users")
+            ingest_s = time.perf_counter() - ingest_started
+            if settle_seconds > 0:
+                await asyncio.sleep(settle_seconds)
+            # Modes take turns question by question (in a rotating order), so machine noise lands
+            # on every mode alike and the latency columns can be compared.
+            turn = 0
+            for case in cases:
+                recording = _Recording(clients[case.user_id])
+                providers = {
+                    mode: CortadelContextProvider(client=recording, store_turns=False, top_k=top_k, **ALL_MODES[mode])
+                    for mode in modes
+                }
+                asks = [(q, False) for q in case.questions] + [
+                    (Question(f"{case.user_id}-phatic", "phatic", text, None), True) for text in case.phatic
+                ]
+                for q, is_phatic in asks:
+                    turn += 1
+                    order = list(modes[turn % len(modes):]) + list(modes[: turn % len(modes)])
+                    for mode in order:
+                        injected, block, ms, searched = await _ask(providers[mode], recording, q.question)
+                        (phatic if is_phatic else results).append(
+                            QuestionResult(mode, case.user_id, q, injected, block, ms, searched)
+                        )
+        finally:
+            for client in clients.values():
+                await client.aclose()
+    finally:
+        if server is not None:
+            server.stop()
+    return Scorecard(
+        results, phatic, statistics.fmean(baseline) if baseline else 0.0, tuple(modes),
+        meta={"users": len(cases), "questions": sum(len(c.questions) for c in cases), "ingest_seconds": ingest_s},
+    )
+
+
+def load_floors(path: str | Path = FLOORS_PATH) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def check_floors(card: Scorecard, floors: dict[str, Any]) -> list[str]:
+    """Every metric below its floor, as one line each (empty when all floors hold).
+
+    ``floors["metrics"]`` maps ``"mode/ability/metric"`` to the lowest acceptable value.
+    """
+    problems = []
+    for key, floor in floors["metrics"].items():
+        mode, ability, name = key.split("/")
+        value = card.metric(mode, ability, name)
+        if value is None or value < floor:
+            problems.append(f"{key} = {value if value is None else round(value, 3)} is below its floor {floor}")
+    return problems
