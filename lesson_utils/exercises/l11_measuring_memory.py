@@ -52,6 +52,9 @@ async def check_injected_ids(answer: Any) -> None:
             (gated, "What am I allergic to?", "a provider with gate=True and a floor"),
             (gated, "thanks a lot!", "a gated provider and the turn 'thanks a lot!'"),
             (gated, "What is my brother's name?", "a provider with a floor and a question nothing answers"),
+            # Last: a broad question injects several memories, so their order (best first) is checked too.
+            (plain, "Tell me everything you know about me: my name, allergies, pets, city, music and colours.",
+             "a plain provider and a broad question"),
         ]:
             expected = await _reference(provider, question)
             got = await call_learner(answer, provider, question, what="`injected_ids(provider, question)`")
