@@ -62,7 +62,8 @@ def _ensure_venv(extras: str) -> Path:
         return python
     env = {**os.environ, **QUIET_BUILD}
     _run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", env=env)
-    _run(python, "-m", "pip", "install", "--quiet", "-e", f".[{extras}]" if extras else ".", env=env)
+    # --no-compile: byte-compiling all of site-packages up front costs ~30 s; Python compiles what it imports.
+    _run(python, "-m", "pip", "install", "--quiet", "--no-compile", "-e", f".[{extras}]" if extras else ".", env=env)
     stamp_file.write_text(stamp, encoding="utf-8")
     _strip_outputs_in_git(python)
     return python
