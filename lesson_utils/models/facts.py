@@ -152,8 +152,8 @@ def first_person_facts(text: str, source: str = "user") -> list[Fact]:
                 found.append(fact)
                 slot_found = True
             for pattern in _FIRST_PERSON_AGE:
-                if (m := pattern.search(clause)) and (fact := _age_fact(m.group(1), source)):
-                    found.append(fact)
+                if (m := pattern.search(clause)) and (age := _age_fact(m.group(1), source)):
+                    found.append(age)
                     slot_found = True
                     break
             if slot_found or (is_question and clause is not None and _looks_interrogative(clause)):
@@ -179,7 +179,7 @@ def third_person_facts(text: str, *, known_name: str | None, any_name: bool, sou
         return names_stated[:1]
     names = [re.escape(known_name)] if known_name else []
     subject = "(?:" + "|".join([_SUBJECT, *names, *([NAME_WORD] if any_name else [])]) + ")"
-    if m := re.match(rf"^(?i:age)\s*[:=]\s*(\d{{1,3}})\b", line):
+    if m := re.match(r"^(?i:age)\s*[:=]\s*(\d{1,3})\b", line):
         return [f] if (f := _age_fact(m.group(1), source)) else []
     if m := re.match(rf"^{subject}(?:'s age is| is| is aged| turned)\s+(\d{{1,3}})\b{_AGE_UNITS}", line):
         if subject_ok(line, known_name, any_name):

@@ -262,7 +262,8 @@ def _latest_joke(messages: Sequence[Message]) -> str | None:
                 answered.append(msg.text)
             elif jokes.looks_like_joke(msg.text):
                 lookalikes.append(msg.text)
-    return (answered or lookalikes or [None])[-1]
+    jokes_seen = answered or lookalikes
+    return jokes_seen[-1] if jokes_seen else None
 
 
 def _third_person(what: str, sheet: factlib.FactSheet) -> str:
@@ -285,7 +286,7 @@ def _answer_from_tool_results(results: list[tuple[str, str]], user_input: str, s
     name, _ = results[-1]
     lines = [line for _, text in results for line in _result_lines(text)]
     quoted = " ".join(lines) or "(no output)"
-    if _REMEMBER_REQUEST.search(normalize_quotes(user_input)) or _ADD_LIKE.search(name) and not _SEARCH_LIKE.search(name):
+    if _REMEMBER_REQUEST.search(normalize_quotes(user_input)) or (_ADD_LIKE.search(name) and not _SEARCH_LIKE.search(name)):
         return f'I passed that to {name}, which replied: "{quoted}"'
     memory_block = "\n".join(f"- {line}" for line in lines)
     combined = factlib.collect_facts(memory_block, [user_input])

@@ -12,7 +12,7 @@ from lesson_utils.cortadel.provider import INJECTED_IDS_KEY
 async def test_same_source_id_fails_on_the_first_run_with_a_clear_error(fakes, chat):
     a, b = fakes.MemoryClient(), fakes.MemoryClient()
     agent = Agent(client=chat, context_providers=[CortadelContextProvider(client=a), CortadelContextProvider(client=b)])
-    with pytest.raises(ValueError, match="share source_id 'cortadel'.*own source_id"):
+    with pytest.raises(ValueError, match=r"share source_id 'cortadel'.*own source_id"):
         await agent.run("hello", session=agent.create_session())
     assert a.searches == [] and chat.requests == []
 

@@ -99,7 +99,7 @@ class SilentServer:
             def log_message(self, *args) -> None:
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 release.wait(30)
                 body = json.dumps({"query": "", "results": [], "total": 0}).encode()
                 self.send_response(200)
