@@ -45,6 +45,6 @@ async def test_distinct_source_ids_keep_separate_state_and_both_inject(fakes, ch
     await agent.run("how do we ship?", session=session)
     assert session.state["cortadel-personal"][INJECTED_IDS_KEY] == ["p1"]
     assert session.state["cortadel-team"][INJECTED_IDS_KEY] == ["t1"]
-    sent = "\n".join(m.text for m in chat.last["messages"])
+    sent = "\n".join(m.text for m in chat.last.messages)
     assert "Alex ships on Fridays" in sent and "blue-green" in sent
     assert len(personal.conversations) == 1 and team.conversations == []

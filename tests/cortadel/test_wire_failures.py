@@ -58,7 +58,7 @@ async def test_a_200_of_the_wrong_shape_reads_as_no_memories(chat):
         agent = Agent(client=chat, instructions="Be helpful.", context_providers=[provider])
         await agent.run("When do I ship?", session=agent.create_session())
     assert seen == []
-    assert not any(m.additional_properties.get("_attribution") for m in chat.last["messages"])
+    assert not any(m.additional_properties.get("_attribution") for m in chat.last.messages)
 
 
 class GarbageClient:
