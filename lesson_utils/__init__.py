@@ -16,6 +16,8 @@ _EXPORTS: dict[str, str] = {
     "Lesson": "lesson_utils.lesson",
     "show_source": "lesson_utils.source",
     "expect_model": "lesson_utils.claims",
+    # The base of the package's own errors (each message names its fix).
+    "LessonError": "lesson_utils.errors",
     # The model: offline lesson model and real clients.
     "get_chat_client": "lesson_utils.models",
     "describe_chat_client": "lesson_utils.models",
@@ -50,7 +52,7 @@ _EXPORTS: dict[str, str] = {
     "MemoryBrowser": "lesson_utils.widgets",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted(_EXPORTS)  # noqa: PLE0605 - built from _EXPORTS, the one list of public names
 
 
 def __getattr__(name: str) -> Any:

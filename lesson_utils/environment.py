@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -70,11 +69,11 @@ class EnvironmentReport:
 
 
 def _load_toml(path: Path) -> dict[str, Any] | None:
-    try:
-        import tomllib  # Python >= 3.11
-    except ImportError:  # pragma: no cover - Python 3.10
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
         try:
-            import tomli as tomllib  # type: ignore[no-redef]
+            import tomli as tomllib
         except ImportError:
             return None
     with open(path, "rb") as f:
@@ -108,9 +107,10 @@ def read_pins(pyproject: Path | None = PYPROJECT, *, extras: Iterable[str] = ())
     requirements = []
     for line in importlib.metadata.requires(DISTRIBUTION) or []:
         req = Requirement(line)
-        if req.marker is None or any(req.marker.evaluate({**default_environment(), "extra": e}) for e in ["", *wanted]):
+        if req.marker is None or any(req.marker.evaluate({"extra": e}) for e in ["", *wanted]):
             requirements.append(req)
-    return Pins(SpecifierSet(meta.get("Requires-Python") or ""), requirements, f"installed {DISTRIBUTION} metadata")
+    requires_python = meta["Requires-Python"] if "Requires-Python" in meta else ""
+    return Pins(SpecifierSet(requires_python or ""), requirements, f"installed {DISTRIBUTION} metadata")
 
 
 def check_python(requires: SpecifierSet, version: str | None = None) -> CheckResult:
@@ -190,7 +190,9 @@ async def check_model(
     fix = "check the LESSON_MODEL / OPENAI_* / AZURE_OPENAI_* settings in .env, or set LESSON_MODEL=offline to use the offline lesson model"
     try:
         if describe is None:
-            from lesson_utils.models import describe_chat_client as describe
+            from lesson_utils.models import describe_chat_client
+
+            describe = describe_chat_client
         description = describe()
     except Exception as exc:  # a configured-but-broken model: one clear line
         return CheckResult("model", False, f"{type(exc).__name__}: {exc}", fix=fix)
@@ -218,7 +220,9 @@ async def check_memory_server(start: Callable[..., Any] | None = None) -> CheckR
     began = time.perf_counter()
     try:
         if start is None:
-            from lesson_utils.memory_server import start_memory_server as start
+            from lesson_utils.memory_server import start_memory_server
+
+            start = start_memory_server
         # Starting blocks until the server is healthy (and loads the embedder once): keep it off the loop.
         server = await asyncio.to_thread(start)
         async with server:

@@ -1,10 +1,13 @@
-"""What a user says about themselves: the vocabulary and rules for "my name is …" and "I'm 31".
+"""What a user says about themselves: the vocabulary and rules for "my name is …", "I'm 31" and "remember …".
 
 Lesson 04 has the learner write a one-line regex for "my name is X" and watch it fail on
 "my name is priya", "call me Sam" and — once made case-insensitive — learn the name "tired" from
 "I'm tired". The rules that get those right are not about the framework at all, so they live here,
 apart from the provider that uses them (:mod:`lesson_utils.user_memory`), in plain Python with no
-framework import: the offline lesson model and the memory server can share one vocabulary.
+framework import. It is the one place for that vocabulary: the provider (:mod:`lesson_utils.user_memory`),
+the offline lesson model (:mod:`lesson_utils.models.facts`, :mod:`lesson_utils.models.rules`) and the
+memory server's distiller read a name, an age and a "remember …" request the same way, and each keeps
+only its own policy on top (what to store, what to answer, which tool to call).
 
 They are deliberately conservative: a wrong memory is worse than none, so "I'm tired",
 "I'm 5 minutes late" and "my son is 5" must teach nothing.
@@ -17,6 +20,8 @@ They are deliberately conservative: a wrong memory is worse than none, so "I'm t
   ("I'm Alexandra, but please call me Alex" gives "Alex").
 - An age is a whole number of years after "I'm", "my age is" or "I just turned", and not a quantity
   of something else ("I'm 5 minutes late", "I'm 100% sure").
+- A request to remember starts with one of :data:`REMEMBER_PHRASES` ("remember that …", "note: …",
+  "for the record, …"), after polite filler ("ok, please remember …").
 """
 
 from __future__ import annotations
@@ -28,10 +33,13 @@ __all__ = [
     "MAX_AGE",
     "MIN_AGE",
     "NOT_A_NAME",
+    "REMEMBER_PHRASES",
     "extract_age",
     "extract_name",
     "is_plausible_age",
     "is_plausible_name",
+    "remember_request",
+    "strip_remember_prefix",
 ]
 
 MIN_AGE, MAX_AGE = 1, 130
@@ -45,13 +53,19 @@ NOT_A_NAME: frozenset[str] = frozenset(
     here there back home out in on at from with without of for to into about over off
     fine good great ok okay well sure sorry tired hungry thirsty sick ill busy late early
     ready done happy sad glad bored new old afraid excited confused lost stuck
+    interested curious allergic vegan vegetarian
     going trying looking asking wondering thinking working living feeling doing getting
+    writing learning using
     what who why how when where which whatever this that it anything nothing something
     later tomorrow today tonight maybe anytime now again soon yet still
+    always usually often sometimes
     and or but if because as than then like
     american british english french german spanish italian portuguese dutch swedish
     norwegian danish finnish polish russian ukrainian chinese japanese korean indian
-    canadian australian irish scottish welsh mexican brazilian
+    canadian australian irish scottish welsh mexican brazilian greek turkish swiss
+    austrian belgian
+    christian muslim jewish hindu buddhist catholic
+    monday tuesday wednesday thursday friday saturday sunday
     """.split()
 )
 
@@ -161,3 +175,28 @@ def extract_age(text: str) -> int | None:
             if is_plausible_age(age):
                 found.append((match.start(), age))
     return max(found)[1] if found else None
+
+
+# ------------------------------------------------------------------------------ "remember …"
+
+#: What starts a request to remember something ("remember that I ship on Fridays").
+REMEMBER_PHRASES: tuple[str, ...] = (
+    "remember", "note", "make a note", "keep in mind", "don't forget", "do not forget",
+    "for the record", "just so you know", "fyi", "for your information", "save", "store",
+)
+_POLITE_LEAD = r"(?:(?:ok(?:ay)?|hey|also|and|so|please|pls)[,!]?\s+)*"
+_REMEMBER = rf"{_POLITE_LEAD}(?:{'|'.join(re.escape(p) for p in REMEMBER_PHRASES)})\b(?:\s+that)?[,:]?\s*"
+_REMEMBER_PREFIX = re.compile(rf"^{_REMEMBER}", re.IGNORECASE)
+# Anywhere a sentence or clause starts: "Hi! Please remember …", "ok, note that …".
+_REMEMBER_REQUEST = re.compile(rf"(?:^|[.!?]\s+|,\s*){_REMEMBER}(?P<what>.*)$", re.IGNORECASE)
+
+
+def strip_remember_prefix(text: str) -> str:
+    """``text`` without a leading request to remember: "Please remember that I'm vegan" -> "I'm vegan"."""
+    return _REMEMBER_PREFIX.sub("", text, count=1)
+
+
+def remember_request(text: str) -> str | None:
+    """What ``text`` asks to be remembered ("" when it names nothing), or ``None`` if it asks no such thing."""
+    match = _REMEMBER_REQUEST.search(text.replace("\u2019", "'"))
+    return match.group("what").strip() if match else None

@@ -43,6 +43,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from agent_framework import AgentSession, Message
 
+from .errors import LessonError
+
 __all__ = [
     "ConversationBusyError",
     "SessionFormatError",
@@ -64,7 +66,7 @@ _KNOWN_KEYS = frozenset({"type", "session_id", "service_session_id", "state", "v
 _SUPPORTED_VERSION = "1.0"
 
 
-class SessionFormatError(ValueError):
+class SessionFormatError(LessonError, ValueError):
     """Text that was meant to be a saved session is not one.
 
     Attributes:
@@ -78,11 +80,11 @@ class SessionFormatError(ValueError):
         self.problem = problem
 
 
-class SessionNotFoundError(LookupError):
+class SessionNotFoundError(LessonError, LookupError):
     """No session is stored under the requested conversation id."""
 
 
-class StaleSessionError(RuntimeError):
+class StaleSessionError(LessonError, RuntimeError):
     """A save was refused: the session was loaded at a version that is no longer the stored one.
 
     Another worker saved the conversation in between. Overwriting would lose that worker's
@@ -102,7 +104,7 @@ class StaleSessionError(RuntimeError):
         self.found = found
 
 
-class ConversationBusyError(TimeoutError):
+class ConversationBusyError(LessonError, TimeoutError):
     """Another worker held the conversation's lock for longer than this worker would wait."""
 
 

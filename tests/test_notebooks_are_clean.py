@@ -32,7 +32,7 @@ def committed() -> dict[Path, dict]:
         paths = [p.relative_to(REPO).as_posix() for p in ALL_NOTEBOOKS]
         subprocess.run(["git", "add", "--", *paths], cwd=REPO, env=env, check=True, capture_output=True)
         stored = {}
-        for path, rel in zip(ALL_NOTEBOOKS, paths):
+        for path, rel in zip(ALL_NOTEBOOKS, paths, strict=True):
             blob = subprocess.run(["git", "show", f":{rel}"], cwd=REPO, env=env, check=True, capture_output=True)
             stored[path] = json.loads(blob.stdout.decode("utf-8"))
         return stored

@@ -59,7 +59,7 @@ class FailureReporter:
         if self.on_error is not None:
             try:
                 self.on_error(error)
-            except Exception:  # noqa: BLE001 - an observer that fails must not break the turn
+            except Exception:  # an observer that fails must not break the turn
                 self.logger.exception("Cortadel on_error callback raised while handling a %s failure; ignored.", operation)
         elif not propagate:
             server = server_of(error)

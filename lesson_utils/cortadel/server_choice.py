@@ -17,6 +17,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import LessonError
+
 __all__ = [
     "MemoryServerChoice",
     "MemoryServerUnreachable",
@@ -29,12 +31,8 @@ PROBE_TIMEOUT = 5.0
 _FIX = "start that server, correct the URL, or remove CORTADEL_BASE_URL (in .env or your shell) to use the local memory server"
 
 
-class MemoryServerUnreachable(RuntimeError):
+class MemoryServerUnreachable(LessonError, RuntimeError):
     """``CORTADEL_BASE_URL`` names a server that does not answer like Cortadel; the message says the fix."""
-
-    def _render_traceback_(self) -> list[str]:
-        """IPython shows this instead of a traceback: one clear line in a notebook."""
-        return [f"MemoryServerUnreachable: {self}"]
 
 
 def _setting(name: str) -> str | None:

@@ -96,7 +96,7 @@ def _build_search_tool(
         try:
             results = await client.search(text, options)
             hits = list(results.results or [])  # a client that returns garbage fails here, open
-        except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
+        except Exception as error:  # fail open; CancelledError is not an Exception
             reporter.report(error, "search_memory")
             return SEARCH_UNAVAILABLE
         lines = [line for line in (render_memory_line(hit) for hit in hits) if line]
@@ -139,7 +139,7 @@ def _build_add_tool(
             created = await client.add(fact, AddOptions(app=APP_NAME, infer=infer, memory_type=memory_type))
             event = (created.event or "ADD").upper()  # a client that returns garbage fails here, open
             stored = created.content or fact
-        except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
+        except Exception as error:  # fail open; CancelledError is not an Exception
             reporter.report(error, "add_memories")
             return ADD_UNAVAILABLE
         if event == "SKIP_DUPLICATE":

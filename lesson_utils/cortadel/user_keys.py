@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..errors import LessonError
 from .server_choice import MemoryServerChoice, _setting
 
 __all__ = ["UserKeyMissing", "api_key_for", "user_key_variable", "user_keys"]
@@ -27,12 +28,8 @@ __all__ = ["UserKeyMissing", "api_key_for", "user_key_variable", "user_keys"]
 _OPEN_OR_LOCAL = "unset CORTADEL_API_KEY for an open server, or unset CORTADEL_BASE_URL to use the local one"
 
 
-class UserKeyMissing(RuntimeError):
+class UserKeyMissing(LessonError, RuntimeError):
     """A user on an authenticated Cortadel server has no key of their own; the message names the fix."""
-
-    def _render_traceback_(self) -> list[str]:
-        """IPython shows this instead of a traceback: one clear line in a notebook."""
-        return [f"UserKeyMissing: {self}"]
 
 
 def user_key_variable(name: str) -> str:

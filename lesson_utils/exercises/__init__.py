@@ -15,18 +15,18 @@ from ._registry import EXERCISES, Exercise, Hint, StubNotFilled, call_learner, c
 
 # One module per lesson; importing it registers that lesson's exercises.
 # (Lesson modules are added below, one import line each.)
-from . import l01_stateless  # noqa: E402,F401  lesson 01
-from . import l02_sessions  # noqa: E402,F401  lesson 02
-from . import l03_short_term_memory  # noqa: E402,F401
-from . import l04_context_providers  # noqa: E402,F401  lesson 04
-from . import l05_persistence  # noqa: E402,F401  lesson 05
-from . import l06_seeded_state  # noqa: E402,F401  lesson 06
-from . import l07_memory_provider  # noqa: E402,F401
-from . import l08_search_modes  # noqa: E402,F401
-from . import l09_memory_tools  # noqa: E402,F401
-from . import l11_measuring_memory  # noqa: E402,F401
-from . import l12_failures  # noqa: E402,F401
-from . import l13_users  # noqa: E402,F401
-from . import l14_scaling  # noqa: E402,F401
+from . import l01_stateless  # noqa: F401 - lesson 01
+from . import l02_sessions  # noqa: F401 - lesson 02
+from . import l03_short_term_memory  # noqa: F401
+from . import l04_context_providers  # noqa: F401 - lesson 04
+from . import l05_persistence  # noqa: F401 - lesson 05
+from . import l06_seeded_state  # noqa: F401 - lesson 06
+from . import l07_memory_provider  # noqa: F401
+from . import l08_search_modes  # noqa: F401
+from . import l09_memory_tools  # noqa: F401
+from . import l11_measuring_memory  # noqa: F401
+from . import l12_failures  # noqa: F401
+from . import l13_users  # noqa: F401
+from . import l14_scaling  # noqa: F401
 
 __all__ = ["EXERCISES", "Exercise", "Hint", "StubNotFilled", "call_learner", "check", "exercise", "not_a_stub"]

@@ -177,7 +177,7 @@ async def _fails_open(cls: type) -> None:
             reply = await agent.run("When do I usually ship?", session=agent.create_session())
         except NotImplementedError:
             raise Hint(f"fill in {cls.__name__}'s before_run / after_run first: they still raise NotImplementedError") from None
-        except Exception as error:  # noqa: BLE001 - reported to the learner as the hint
+        except Exception as error:  # reported to the learner as the hint
             raise Hint(
                 f"with the memory server down the turn raised {type(error).__name__}: fail open — catch "
                 "Exception in before_run and in after_run, and carry on without memory"
@@ -194,7 +194,7 @@ async def _lets_cancellation_through(cls: type) -> None:
             await agent.run("When do I usually ship?", session=agent.create_session())
         except asyncio.CancelledError:
             continue
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             raise Hint(
                 f"a cancelled Cortadel call in {hook} became {type(error).__name__}; let asyncio.CancelledError propagate"
             ) from None

@@ -168,6 +168,7 @@ def _azure_build(info: ChatClientInfo, env: Env) -> Any:
                 kind="azure",
             ) from None
         auth["azure_ad_token_provider"] = get_bearer_token_provider(AzureCliCredential(), AZURE_TOKEN_SCOPE)
+    assert info.base_url is not None, "_azure_resolve requires AZURE_OPENAI_ENDPOINT"
     sdk = AsyncAzureOpenAI(
         azure_endpoint=info.base_url,
         azure_deployment=info.model,

@@ -12,20 +12,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..errors import LessonError
+
 OFFLINE_HINT = "Or set LESSON_MODEL=offline to use the offline lesson model."
 
 
-class ModelConfigurationError(RuntimeError):
+class ModelConfigurationError(LessonError, RuntimeError):
     """The configured model cannot be used; the message says which variable to fix."""
 
     def __init__(self, message: str, *, variable: str | None = None, kind: str | None = None) -> None:
         super().__init__(message)
         self.variable = variable
         self.kind = kind
-
-    def _render_traceback_(self) -> list[str]:
-        """IPython shows this instead of a traceback: one clear message in a notebook."""
-        return [f"ModelConfigurationError: {self}"]
 
 
 @dataclass(frozen=True)

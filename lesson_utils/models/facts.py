@@ -14,8 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..language import extract_age, extract_name, is_plausible_name, strip_remember_prefix
 from .text import (
-    LETTER,
     NAME_WORD,
     capitalize_first,
     content_stems,
@@ -27,37 +27,19 @@ from .text import (
     verb_to_base,
 )
 
+# What the user says about themselves ("my name is alex", "call me Sam", "I'm 31", "remember that …")
+# is read with the shared vocabulary in lesson_utils.language, as the provider and the memory server
+# read it. This module's own policy is on top: statements about the user in instructions and memory
+# lines, and restating every fact for the listener.
 # Any script (Tomás, Łukasz, Zoë, Mary-Jane, O'Brien); _name_fact checks the capital letter.
 _NAME = rf"({NAME_WORD})"
-# Capitalised words that follow "I'm" without being a name.
-_NOT_NAMES = frozenset(
-    """Fine Good Great Okay Ok OK Sorry Back Here There Not So Just Really Very Going Glad Happy Sure Tired
-    Hungry Ready Still Also Done New Interested Curious Looking Trying Writing Working Learning Using Afraid
-    Italian French German Spanish English American British Canadian Indian Chinese Japanese Norwegian
-    Always Never Usually Often The A An In On At From Into With""".split()
-)
 _AGE_UNITS = r"(?!\s*(?:%|percent|minutes?|mins?|hours?|days?|weeks?|months?|kg|km|miles?|cm|lbs?|pounds?|feet|ft|euros?|dollars?|times|am\b|pm\b))"
 
-_FIRST_PERSON_NAME = [
-    re.compile(r"(?i:\bmy name(?:'s| is))\s+" + _NAME),
-    re.compile(r"(?i:\bcall me|\bi go by)\s+" + _NAME),
-    re.compile(r"(?:^|(?<=[\s,.!;]))(?i:i'm|i am|im|this is|it's)\s+" + _NAME + rf"(?!{LETTER}|')"),
-]
-_FIRST_PERSON_AGE = [
-    re.compile(r"(?i)(?:^|(?<=[\s,.!;]))(?:i'm|i am|im)\s+(\d{1,3})\b" + _AGE_UNITS + r"(?:\s*(?:years?|yrs?)(?:\s+old)?|\s*y/?o\b)?"),
-    re.compile(r"(?i)\bmy age is\s+(\d{1,3})\b"),
-    re.compile(r"(?i)\bi (?:just )?turned\s+(\d{1,3})\b"),
-]
 _SUBJECT = r"(?i:the user|user|the human)"
 _THIRD_PERSON_NAME = [
     re.compile(_SUBJECT + r"(?:'s)?\s+(?i:name is|is called|is named|goes by)\s+" + _NAME),
     re.compile(r"^(?i:name)\s*[:=]\s*" + _NAME),
 ]
-_REMEMBER_PREFIX = re.compile(
-    r"^(?i:(?:ok(?:ay)?|hey|also|and|so|please|pls)[,!]?\s+)*"
-    r"(?i:remember|note|keep in mind|don't forget|do not forget|fyi|for the record|just so you know)"
-    r"(?i:\s+that)?[,:]?\s+"
-)
 _LEADING_FILLER = re.compile(r"^(?i:(?:hi|hello|hey|oh|well|also|and|btw|but|so|ok(?:ay)?)\b[,!]?\s*)+")
 _CLAUSE_SPLIT = re.compile(r",?\s+(?i:and|but)\s+(?=(?:I|I'm|my|My)\b)|[,;]\s*(?=(?:I|I'm|my|My)\b)")
 _NOT_FACTS = re.compile(
@@ -119,8 +101,8 @@ class FactSheet:
 # --------------------------------------------------------------------------- extraction
 
 
-def _name_fact(name: str, source: str) -> Fact | None:
-    if name in _NOT_NAMES or not looks_like_name(name):
+def _name_fact(name: str | None, source: str) -> Fact | None:
+    if not name or not is_plausible_name(name):
         return None
     return Fact(f"your name is {name}", slot="name", value=name, source=source)
 
@@ -140,22 +122,20 @@ def first_person_facts(text: str, source: str = "user") -> list[Fact]:
     """Facts a user states about themselves: name, age, and any "I ..."/"My ..." clause."""
     found: list[Fact] = []
     for sentence in sentences(normalize_quotes(text)):
-        sentence = _REMEMBER_PREFIX.sub("", sentence)
+        sentence = strip_remember_prefix(sentence)
         is_question = sentence.endswith("?")
         for clause in _CLAUSE_SPLIT.split(sentence):
-            clause = _REMEMBER_PREFIX.sub("", _LEADING_FILLER.sub("", clause.strip())).strip()
+            clause = strip_remember_prefix(_LEADING_FILLER.sub("", clause.strip())).strip()
             clause = clause.rstrip(".!?").strip()
             if not clause:
                 continue
             slot_found = False
-            for fact in _name_facts(_FIRST_PERSON_NAME, clause, source)[:1]:
-                found.append(fact)
+            if name := _name_fact(extract_name(clause), source):
+                found.append(name)
                 slot_found = True
-            for pattern in _FIRST_PERSON_AGE:
-                if (m := pattern.search(clause)) and (fact := _age_fact(m.group(1), source)):
-                    found.append(fact)
-                    slot_found = True
-                    break
+            if (years := extract_age(clause)) is not None and (age := _age_fact(str(years), source)):
+                found.append(age)
+                slot_found = True
             if slot_found or (is_question and clause is not None and _looks_interrogative(clause)):
                 continue
             if is_question:
@@ -179,7 +159,7 @@ def third_person_facts(text: str, *, known_name: str | None, any_name: bool, sou
         return names_stated[:1]
     names = [re.escape(known_name)] if known_name else []
     subject = "(?:" + "|".join([_SUBJECT, *names, *([NAME_WORD] if any_name else [])]) + ")"
-    if m := re.match(rf"^(?i:age)\s*[:=]\s*(\d{{1,3}})\b", line):
+    if m := re.match(r"^(?i:age)\s*[:=]\s*(\d{1,3})\b", line):
         return [f] if (f := _age_fact(m.group(1), source)) else []
     if m := re.match(rf"^{subject}(?:'s age is| is| is aged| turned)\s+(\d{{1,3}})\b{_AGE_UNITS}", line):
         if subject_ok(line, known_name, any_name):

@@ -23,6 +23,7 @@ from typing import Any
 
 from agent_framework import Message
 
+from ..language import remember_request
 from . import facts as factlib
 from . import jokes, summaries
 from .text import (
@@ -66,10 +67,6 @@ Decision = TextReply | ToolCall
 
 _SEARCH_LIKE = re.compile(r"(?i)search|recall|find|query|lookup|look_up|retrieve|get_mem|read|fetch")
 _ADD_LIKE = re.compile(r"(?i)add|remember|save|store|write|memori[sz]e|note|record|insert|upsert")
-_REMEMBER_REQUEST = re.compile(
-    r"(?i)(?:^|[.!?]\s+|,\s*)(?:(?:ok(?:ay)?|hey|also|and|so|please|pls)[,!]?\s+)*"
-    r"(?:remember|note|keep in mind|don't forget|do not forget|make a note|save|store)\b(?:\s+that)?[,:]?\s*(?P<what>.*)$"
-)
 _GREETING = re.compile(r"(?i)^\W*(?:hi|hello|hey|howdy|good (?:morning|afternoon|evening)|greetings)\b")
 _ASK_FOR = re.compile(r"(?i)\bask (?:the user|them|him|her)?\s*(?:for|about|what)?\s*(?:their|his|her|the user's)\s+(\w+)")
 _VOICE_INSTRUCTION = re.compile(
@@ -185,9 +182,9 @@ def _respond_to_input(
     if not text:
         return TextReply("Hello! What would you like to talk about?")
 
-    remember = _REMEMBER_REQUEST.search(text)
-    if remember and remember.group("what").strip() and not text.endswith("?"):
-        what = remember.group("what").strip().rstrip(".!")
+    what = remember_request(text)  # the shared vocabulary: "remember that …", "note: …", "for the record …"
+    if what and not text.endswith("?"):
+        what = what.rstrip(".!")
         add_tool = _tool_like(tools, _ADD_LIKE, _SEARCH_LIKE)
         if add_tool is not None:
             return _call(add_tool, ("text", "memory", "content", "fact", "memories", "message"), _third_person(what, sheet))
@@ -262,7 +259,8 @@ def _latest_joke(messages: Sequence[Message]) -> str | None:
                 answered.append(msg.text)
             elif jokes.looks_like_joke(msg.text):
                 lookalikes.append(msg.text)
-    return (answered or lookalikes or [None])[-1]
+    jokes_seen = answered or lookalikes
+    return jokes_seen[-1] if jokes_seen else None
 
 
 def _third_person(what: str, sheet: factlib.FactSheet) -> str:
@@ -285,7 +283,7 @@ def _answer_from_tool_results(results: list[tuple[str, str]], user_input: str, s
     name, _ = results[-1]
     lines = [line for _, text in results for line in _result_lines(text)]
     quoted = " ".join(lines) or "(no output)"
-    if _REMEMBER_REQUEST.search(normalize_quotes(user_input)) or _ADD_LIKE.search(name) and not _SEARCH_LIKE.search(name):
+    if remember_request(normalize_quotes(user_input)) is not None or (_ADD_LIKE.search(name) and not _SEARCH_LIKE.search(name)):
         return f'I passed that to {name}, which replied: "{quoted}"'
     memory_block = "\n".join(f"- {line}" for line in lines)
     combined = factlib.collect_facts(memory_block, [user_input])

@@ -28,6 +28,8 @@ from urllib.parse import urlsplit
 
 import redis
 
+from ..errors import LessonError
+
 __all__ = [
     "HOW_TO_GET_REDIS",
     "LessonRedis",
@@ -47,7 +49,7 @@ HOW_TO_GET_REDIS = (
 _SCHEMES = ("redis", "rediss", "unix")
 
 
-class RedisUnavailableError(ConnectionError):
+class RedisUnavailableError(LessonError, ConnectionError):
     """No Redis server answers at the URL (or none could be started)."""
 
 

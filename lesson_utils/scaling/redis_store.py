@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import cast
 
 import redis
 from agent_framework import AgentSession
@@ -88,7 +89,8 @@ class RedisSessionStore:
         """The stored session and its version; with ``create=True`` a new session at version 0 if none."""
         key = self._key(conversation_id)
         with self._reachable():
-            text, version = self._client.hmget(key, ["json", "version"])
+            # The sync client's stubs type every reply as "Awaitable[T] | T"; this one is synchronous.
+            text, version = cast("list[str | None]", self._client.hmget(key, ["json", "version"]))
         if text is None:
             if create:
                 return VersionedSession(conversation_id, AgentSession(), 0)
@@ -104,14 +106,14 @@ class RedisSessionStore:
         """The stored JSON text, as is (to inspect what a worker receives)."""
         key = self._key(conversation_id)
         with self._reachable():
-            text = self._client.hget(key, "json")
+            text = cast("str | None", self._client.hget(key, "json"))
         if text is None:
             raise SessionNotFoundError(f"no session stored for conversation {conversation_id!r} in {self!r}")
         return text
 
     def version(self, conversation_id: str) -> int:
         with self._reachable():
-            return int(self._client.hget(self._key(conversation_id), "version") or 0)
+            return int(cast("str | None", self._client.hget(self._key(conversation_id), "version")) or 0)
 
     def delete(self, conversation_id: str) -> bool:
         with self._reachable():

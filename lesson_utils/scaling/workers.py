@@ -16,7 +16,6 @@ import tempfile
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..resume import child_env

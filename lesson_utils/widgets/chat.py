@@ -149,7 +149,7 @@ class ChatWidget(widgets.VBox):
                         turn.reply += chunk
                         self._render_turn(turn, view)
                 final = await stream.get_final_response()
-                if not turn.reply and getattr(final, "text", ""):
+                if not turn.reply and final.text:
                     turn.reply = final.text
         except asyncio.CancelledError:
             turn.error = "This turn was cancelled."

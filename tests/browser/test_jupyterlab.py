@@ -88,7 +88,7 @@ def jupyterlab(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
     news = tmp_path / "lab-settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     news.parent.mkdir(parents=True)
     news.write_text('{"fetchNews": "false"}', encoding="utf-8")
-    log = open(tmp_path / "jupyterlab.log", "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    log = open(tmp_path / "jupyterlab.log", "w", encoding="utf-8")  # closed below
     server = subprocess.Popen(
         [
             sys.executable, "-m", "jupyterlab",

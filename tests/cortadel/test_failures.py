@@ -29,7 +29,7 @@ async def test_server_down_the_agent_still_answers_and_on_error_sees_both_calls(
     response = await agent.run("hello", session=agent.create_session())
     assert response.text == "echo: hello"
     assert seen == [memory.fail, memory.fail]  # the search, then the write
-    assert all(not m.additional_properties.get("_attribution") for m in chat.last["messages"])
+    assert all(not m.additional_properties.get("_attribution") for m in chat.last.messages)
 
 
 async def test_unobserved_failure_is_a_warning_on_the_given_logger(memory, chat, caplog):

@@ -53,8 +53,8 @@ async def test_injected_memories_and_replayed_history_are_never_stored(memory, c
     await agent.run("second turn", session=session)
 
     # The model did see the memory and the replayed history...
-    assert any("Alex ships on Fridays" in m.text for m in chat.requests[0]["messages"])
-    assert "first turn" in [m.text for m in chat.last["messages"]]
+    assert any("Alex ships on Fridays" in m.text for m in chat.requests[0].messages)
+    assert "first turn" in [m.text for m in chat.last.messages]
     # ...but each stored turn holds only that turn's own words.
     second = [m.content for m in memory.conversations[1][0]]
     assert second == ["second turn", "echo: second turn"]
@@ -156,5 +156,5 @@ async def test_streaming_run_recalls_and_persists(memory, chat, make_hit):
     chunks = [update.text async for update in stream]
     final = await stream.get_final_response()
     assert "".join(chunks) == final.text == "echo: when do I ship?"
-    assert any("Alex ships on Fridays" in m.text for m in chat.last["messages"])
+    assert any("Alex ships on Fridays" in m.text for m in chat.last.messages)
     assert [m.content for m in memory.conversations[0][0]] == ["when do I ship?", "echo: when do I ship?"]

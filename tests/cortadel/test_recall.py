@@ -122,7 +122,7 @@ async def test_ids_already_injected_in_this_session_are_skipped(memory, make_hit
     memory.hits = [make_hit("m1", "Alex ships on Fridays"), make_hit("m2", "Alex likes tea")]
     provider = CortadelContextProvider(client=memory)
     session = AgentSession()
-    first, _ = await recall(provider, user("ship?"), session=session)
+    await recall(provider, user("ship?"), session=session)
     assert session.state["cortadel"][INJECTED_IDS_KEY] == ["m1", "m2"]
 
     memory.hits = [make_hit("m2", "Alex likes tea"), make_hit("m3", "Alex lives in Oslo")]

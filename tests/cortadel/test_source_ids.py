@@ -12,7 +12,7 @@ from lesson_utils.cortadel.provider import INJECTED_IDS_KEY
 async def test_same_source_id_fails_on_the_first_run_with_a_clear_error(fakes, chat):
     a, b = fakes.MemoryClient(), fakes.MemoryClient()
     agent = Agent(client=chat, context_providers=[CortadelContextProvider(client=a), CortadelContextProvider(client=b)])
-    with pytest.raises(ValueError, match="share source_id 'cortadel'.*own source_id"):
+    with pytest.raises(ValueError, match=r"share source_id 'cortadel'.*own source_id"):
         await agent.run("hello", session=agent.create_session())
     assert a.searches == [] and chat.requests == []
 
@@ -45,6 +45,6 @@ async def test_distinct_source_ids_keep_separate_state_and_both_inject(fakes, ch
     await agent.run("how do we ship?", session=session)
     assert session.state["cortadel-personal"][INJECTED_IDS_KEY] == ["p1"]
     assert session.state["cortadel-team"][INJECTED_IDS_KEY] == ["t1"]
-    sent = "\n".join(m.text for m in chat.last["messages"])
+    sent = "\n".join(m.text for m in chat.last.messages)
     assert "Alex ships on Fridays" in sent and "blue-green" in sent
     assert len(personal.conversations) == 1 and team.conversations == []

@@ -160,7 +160,7 @@ async def test_include_memory_tools_hands_both_tools_to_each_run(memory, chat):
     session = agent.create_session()
     await agent.run("hi", session=session)
     await agent.run("again", session=session)
-    assert [r["tools"] for r in chat.requests] == [["search_memory", "add_memories"]] * 2
+    assert [r.tools for r in chat.requests] == [["search_memory", "add_memories"]] * 2
 
 
 async def test_provider_tools_keep_their_own_defaults(memory, chat):

@@ -58,7 +58,7 @@ async def test_a_200_of_the_wrong_shape_reads_as_no_memories(chat):
         agent = Agent(client=chat, instructions="Be helpful.", context_providers=[provider])
         await agent.run("When do I ship?", session=agent.create_session())
     assert seen == []
-    assert not any(m.additional_properties.get("_attribution") for m in chat.last["messages"])
+    assert not any(m.additional_properties.get("_attribution") for m in chat.last.messages)
 
 
 class GarbageClient:
@@ -99,7 +99,7 @@ class SilentServer:
             def log_message(self, *args) -> None:
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 release.wait(30)
                 body = json.dumps({"query": "", "results": [], "total": 0}).encode()
                 self.send_response(200)

@@ -73,7 +73,7 @@ async def test_check_works_inside_a_running_event_loop_like_a_notebook(scratch_r
 
 
 def test_ids_must_name_their_lesson(scratch_registry):
-    with pytest.raises(ValueError, match="look like '04.remember_city'"):
+    with pytest.raises(ValueError, match=r"look like '04\.remember_city'"):
         exercise("remember_city", title="x")
 
 

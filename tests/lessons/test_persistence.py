@@ -22,10 +22,10 @@ from lesson_utils import (
 )
 from lesson_utils.persistence import SessionNotFoundError
 
-from .conftest import RecordingChatClient
+from ..fakes import FakeChatClient
 
 
-async def chatted_session(client: RecordingChatClient) -> tuple[Agent, AgentSession]:
+async def chatted_session(client: FakeChatClient) -> tuple[Agent, AgentSession]:
     agent = Agent(client=client, instructions="Be brief.", context_providers=[UserMemoryProvider()])
     session = agent.create_session()
     await agent.run("Hi, I'm Zoë and I'm 31. Tell me a joke about a pirate. 🏴‍☠️", session=session)
@@ -39,7 +39,7 @@ def history_texts(session: AgentSession) -> list[str]:
 # ------------------------------------------------------------------ JSON text
 
 
-async def test_json_round_trip_keeps_id_provider_state_and_history(recorder: RecordingChatClient) -> None:
+async def test_json_round_trip_keeps_id_provider_state_and_history(recorder: FakeChatClient) -> None:
     _, session = await chatted_session(recorder)
     text = session_to_json(session)
     restored = session_from_json(text)
@@ -52,19 +52,19 @@ async def test_json_round_trip_keeps_id_provider_state_and_history(recorder: Rec
     assert "Zoë" in text and "🏴‍☠️" in text  # readable, not \u-escaped
 
 
-async def test_bytes_are_accepted_too(recorder: RecordingChatClient) -> None:
+async def test_bytes_are_accepted_too(recorder: FakeChatClient) -> None:
     _, session = await chatted_session(recorder)
     assert session_from_json(session_to_json(session).encode("utf-8")).session_id == session.session_id
 
 
-async def test_a_restored_session_continues_the_conversation(recorder: RecordingChatClient) -> None:
+async def test_a_restored_session_continues_the_conversation(recorder: FakeChatClient) -> None:
     agent, session = await chatted_session(recorder)
     restored = session_from_json(session_to_json(session))
     await agent.run("Tell it again", session=restored)
-    sent = [m.text for m in recorder.last_messages]
+    sent = [m.text for m in recorder.last.messages]
     assert sent[0].startswith("Hi, I'm Zoë")  # turn 1 was replayed from the restored history
     assert sent[-1] == "Tell it again"
-    assert "The user's name is Zoë." in recorder.last_instructions
+    assert "The user's name is Zoë." in recorder.last.instructions
 
 
 def test_a_state_value_that_is_not_json_is_refused_naming_where_it_is() -> None:
@@ -170,7 +170,7 @@ def test_a_good_variant_without_optional_fields_loads() -> None:
 # ------------------------------------------------------------------ files
 
 
-async def test_file_round_trip(recorder: RecordingChatClient, tmp_path: Path) -> None:
+async def test_file_round_trip(recorder: FakeChatClient, tmp_path: Path) -> None:
     _, session = await chatted_session(recorder)
     path = save_session(session, tmp_path / "session.json")
     assert path == tmp_path / "session.json"
@@ -233,7 +233,7 @@ def test_a_missing_file_is_file_not_found(tmp_path: Path) -> None:
         load_session(tmp_path / "nope.json")
 
 
-async def test_the_framework_file_session_store_reads_our_files(recorder: RecordingChatClient, tmp_path: Path) -> None:
+async def test_the_framework_file_session_store_reads_our_files(recorder: FakeChatClient, tmp_path: Path) -> None:
     from agent_framework import FileSessionStore
 
     _, session = await chatted_session(recorder)
@@ -249,7 +249,7 @@ async def test_the_framework_file_session_store_reads_our_files(recorder: Record
 # ------------------------------------------------------------------ SQLite rows
 
 
-async def test_sqlite_round_trip_stores_the_same_bytes_as_the_file(recorder: RecordingChatClient, tmp_path: Path) -> None:
+async def test_sqlite_round_trip_stores_the_same_bytes_as_the_file(recorder: FakeChatClient, tmp_path: Path) -> None:
     _, session = await chatted_session(recorder)
     file_text = save_session(session, tmp_path / "s.json").read_text(encoding="utf-8")
     store = SqliteSessionStore(tmp_path / "sessions.db")
@@ -327,7 +327,7 @@ def test_a_failed_sqlite_save_keeps_the_previous_row(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ forks
 
 
-async def test_a_forked_session_diverges_independently(recorder: RecordingChatClient) -> None:
+async def test_a_forked_session_diverges_independently(recorder: FakeChatClient) -> None:
     agent, original = await chatted_session(recorder)
     fork = session_from_json(session_to_json(original))
     await agent.run("Actually, call me Zed. I just turned 32.", session=fork)

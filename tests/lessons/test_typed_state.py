@@ -15,10 +15,10 @@ from agent_framework import Agent, AgentSession
 from lesson_utils.resume import CHILD_PROCESS_TIMEOUT_S, child_env
 from lesson_utils.typed_state import PROFILE_TYPE_ID, ProfileProvider, UserProfile, profile_of
 
-from .conftest import RecordingChatClient
+from ..fakes import FakeChatClient
 
 
-async def profiled_session(client: RecordingChatClient) -> tuple[Agent, AgentSession]:
+async def profiled_session(client: FakeChatClient) -> tuple[Agent, AgentSession]:
     agent = Agent(client=client, instructions="Be brief.", context_providers=[ProfileProvider()])
     session = agent.create_session()
     await agent.run("Hello, my name is Ana and I live in Porto.", session=session)
@@ -47,24 +47,24 @@ def load_in_new_process(path: Path, *, register: bool) -> dict[str, object]:
     return json.loads(done.stdout)
 
 
-async def test_the_provider_keeps_a_typed_profile_in_its_slot(recorder: RecordingChatClient) -> None:
+async def test_the_provider_keeps_a_typed_profile_in_its_slot(recorder: FakeChatClient) -> None:
     _, session = await profiled_session(recorder)
     assert session.state["profile"] == {"profile": UserProfile(name="Ana", city="Porto")}
 
 
-async def test_to_dict_writes_the_codec_output_with_the_type_tag(recorder: RecordingChatClient) -> None:
+async def test_to_dict_writes_the_codec_output_with_the_type_tag(recorder: FakeChatClient) -> None:
     _, session = await profiled_session(recorder)
     written = json.loads(json.dumps(session.to_dict()))
     assert written["state"]["profile"]["profile"] == {"name": "Ana", "city": "Porto", "type": PROFILE_TYPE_ID}
 
 
-async def test_from_dict_rebuilds_the_dataclass_and_the_provider_uses_it(recorder: RecordingChatClient) -> None:
+async def test_from_dict_rebuilds_the_dataclass_and_the_provider_uses_it(recorder: FakeChatClient) -> None:
     agent, session = await profiled_session(recorder)
     restored = AgentSession.from_dict(json.loads(json.dumps(session.to_dict())))
     assert isinstance(restored.state["profile"]["profile"], UserProfile)
     await agent.run("Where do I live?", session=restored)
-    assert "The user lives in Porto." in recorder.last_instructions
-    assert "The user's name is Ana." in recorder.last_instructions
+    assert "The user lives in Porto." in recorder.last.instructions
+    assert "The user's name is Ana." in recorder.last.instructions
 
 
 async def test_a_new_process_that_imports_the_module_gets_the_dataclass(tmp_path: Path, recorder) -> None:
@@ -95,16 +95,16 @@ def test_an_unregistered_class_comes_back_as_a_plain_dict_even_in_this_process()
     assert restored.state["profile"]["profile"] == {"city": "Lyon"}
 
 
-async def test_seeded_typed_state_reaches_the_instructions(recorder: RecordingChatClient) -> None:
+async def test_seeded_typed_state_reaches_the_instructions(recorder: FakeChatClient) -> None:
     agent = Agent(client=recorder, instructions="Be brief.", context_providers=[ProfileProvider()])
     session = agent.create_session()
     session.state["profile"] = {"profile": UserProfile(city="Lyon")}
     await agent.run("Where do I live?", session=session)
-    assert "The user lives in Lyon." in recorder.last_instructions
-    assert "name is" not in recorder.last_instructions
+    assert "The user lives in Lyon." in recorder.last.instructions
+    assert "name is" not in recorder.last.instructions
 
 
-async def test_a_later_turn_updates_the_profile(recorder: RecordingChatClient) -> None:
+async def test_a_later_turn_updates_the_profile(recorder: FakeChatClient) -> None:
     agent, session = await profiled_session(recorder)
     await agent.run("Big news: I moved to Lisbon last week.", session=session)
     assert session.state["profile"]["profile"] == UserProfile(name="Ana", city="Lisbon")

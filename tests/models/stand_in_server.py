@@ -75,7 +75,7 @@ class StandInServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def do_POST(self) -> None:  # noqa: N802 (http.server naming)
+            def do_POST(self) -> None:  # http.server naming
                 length = int(self.headers.get("Content-Length") or 0)
                 request = json.loads(self.rfile.read(length) or b"{}")
                 if self.path.rstrip("/") != "/v1/chat/completions":

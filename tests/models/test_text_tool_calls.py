@@ -22,9 +22,13 @@ TOOLS = ["search_memory", "add_memories"]
          [TextToolCall("add_memories", {"text": "x"})]),
         ('Sure! {"type": "function", "function": {"name": "search_memory", "arguments": "{\\"query\\": \\"q\\"}"}}',
          [TextToolCall("search_memory", {"query": "q"})]),
-        ('{"tool_calls": [{"function": {"name": "search_memory", "arguments": {}}}, '
-         '{"function": {"name": "add_memories", "arguments": {}}}]}',
-         [TextToolCall("search_memory"), TextToolCall("add_memories")]),
+        (
+            (
+                '{"tool_calls": [{"function": {"name": "search_memory", "arguments": {}}}, '
+                '{"function": {"name": "add_memories", "arguments": {}}}]}'
+            ),
+            [TextToolCall("search_memory"), TextToolCall("add_memories")],
+        ),
         ('[{"name": "search_memory", "arguments": {"query": "a"}}]', [TextToolCall("search_memory")]),
         ('I will call search_memory(query="when do I ship") now.',
          [TextToolCall("search_memory", 'query="when do I ship"', "call")]),

@@ -5,14 +5,15 @@ from __future__ import annotations
 import pytest
 from agent_framework import Agent
 
-from .stubs import NameMemory, ScriptedClient
+from ..fakes import FakeChatClient
+from .stubs import NameMemory, scripted_client
 
 
 @pytest.fixture
-def client() -> ScriptedClient:
-    return ScriptedClient()
+def client() -> FakeChatClient:
+    return scripted_client()
 
 
 @pytest.fixture
-def agent(client: ScriptedClient) -> Agent:
+def agent(client: FakeChatClient) -> Agent:
     return Agent(client=client, instructions="Be brief.", context_providers=[NameMemory()])

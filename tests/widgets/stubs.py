@@ -1,62 +1,33 @@
-"""Small stand-ins so the widget tests do not depend on the lesson model or the memory server."""
+"""Small stand-ins so the widget tests do not depend on the lesson model or the memory server.
+
+The chat client is the suite's :class:`tests.fakes.FakeChatClient`, with the widget tests' reply.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from agent_framework import (
-    BaseChatClient,
-    ChatResponse,
-    ChatResponseUpdate,
-    Content,
-    ContextProvider,
-    Message,
-)
+from agent_framework import ContextProvider, Message
+
+from ..fakes import FakeChatClient, SentRequest
 
 
-class ScriptedClient(BaseChatClient):
-    """Streams ``"Echo: <last user text>"`` word by word and remembers what it was sent.
+def named_echo(request: SentRequest) -> str:
+    """``"Echo: <last user text>"``, plus ``(hello X)`` when the instructions say ``The user's name is X``.
 
-    When the instructions mention a name (``The user's name is X``) the reply says so, which
-    lets a test see that a provider's instructions reached the model.
+    So a test sees that a provider's instructions reached the model, and how many messages did.
     """
+    name = re.search(r"The user's name is (\w+)", request.instructions)
+    reply = f"Echo: {request.user_text}"
+    if name:
+        reply += f" (hello {name.group(1)})"
+    return reply + f" [saw {len(request.messages)} messages]"
 
-    def __init__(self, fail_with: Exception | None = None) -> None:
-        super().__init__()
-        self.fail_with = fail_with
-        self.calls: list[dict[str, Any]] = []
 
-    def _reply(self, messages: Sequence[Message], options: Any) -> str:
-        instructions = str(options.get("instructions") or "")
-        self.calls.append({"messages": list(messages), "instructions": instructions})
-        if self.fail_with is not None:
-            raise self.fail_with
-        user = [m.text for m in messages if m.role == "user"]
-        name = re.search(r"The user's name is (\w+)", instructions)
-        reply = f"Echo: {user[-1] if user else ''}"
-        if name:
-            reply += f" (hello {name.group(1)})"
-        reply += f" [saw {len(messages)} messages]"
-        return reply
-
-    def _inner_get_response(self, *, messages: Sequence[Message], stream: bool, options: Any, **kwargs: Any) -> Any:
-        if stream:
-
-            async def _updates() -> AsyncIterator[ChatResponseUpdate]:
-                words = self._reply(messages, options).split(" ")
-                for i, word in enumerate(words):
-                    yield ChatResponseUpdate(
-                        role="assistant", contents=[Content.from_text(text=word if i == 0 else " " + word)]
-                    )
-
-            return self._build_response_stream(_updates())
-
-        async def _response() -> ChatResponse:
-            return ChatResponse(messages=[Message(role="assistant", contents=[self._reply(messages, options)])])
-
-        return _response()
+def scripted_client() -> FakeChatClient:
+    """The suite's chat client answering :func:`named_echo`, streamed word by word like a model."""
+    return FakeChatClient(reply=named_echo, stream_by_word=True)
 
 
 class NameMemory(ContextProvider):

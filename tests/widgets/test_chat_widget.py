@@ -10,7 +10,8 @@ from agent_framework import Agent, ContextProvider
 from lesson_utils.widgets import ChatWidget, SessionInspector
 from lesson_utils.widgets.activity import PROBE_SOURCE_ID
 
-from .stubs import ExplodingProvider, NameMemory, ScriptedClient
+from ..fakes import FakeChatClient
+from .stubs import ExplodingProvider, NameMemory
 
 
 async def say(widget: ChatWidget, text: str):
@@ -18,7 +19,7 @@ async def say(widget: ChatWidget, text: str):
     return await widget.send()
 
 
-async def test_two_turns_share_the_session_and_show_what_providers_did(agent: Agent, client: ScriptedClient) -> None:
+async def test_two_turns_share_the_session_and_show_what_providers_did(agent: Agent, client: FakeChatClient) -> None:
     widget = ChatWidget(agent)
 
     first = await say(widget, "Hi, I'm Priya")
@@ -77,13 +78,13 @@ async def test_send_button_schedules_the_turn_on_the_running_loop(agent: Agent) 
 
 
 async def test_a_failing_model_shows_a_clear_message_and_the_widget_keeps_working(
-    agent: Agent, client: ScriptedClient, capsys: Any
+    agent: Agent, client: FakeChatClient, capsys: Any
 ) -> None:
     widget = ChatWidget(agent)
     await say(widget, "I'm Kim")
     state_before = widget.session.to_dict()
 
-    client.fail_with = RuntimeError("the model endpoint said 401: invalid API key")
+    client.fail = RuntimeError("the model endpoint said 401: invalid API key")
     failed = await say(widget, "What is my name?")
 
     assert failed.done and not failed.ok
@@ -95,31 +96,31 @@ async def test_a_failing_model_shows_a_clear_message_and_the_widget_keeps_workin
     assert widget.session.to_dict() == state_before, "a failed turn must not change the session"
     assert "Traceback" not in capsys.readouterr().err, "no traceback leaks into the notebook output"
 
-    client.fail_with = None
+    client.fail = None
     again = await say(widget, "What is my name?")
     assert again.ok and "(hello Kim)" in again.reply
     assert widget.status.value == ""
 
 
-async def test_a_failing_provider_is_reported_not_raised(client: ScriptedClient) -> None:
+async def test_a_failing_provider_is_reported_not_raised(client: FakeChatClient) -> None:
     agent = Agent(client=client, context_providers=[NameMemory(), ExplodingProvider()])
     widget = ChatWidget(agent)
     turn = await say(widget, "hello")
     assert "ConnectionError: memory service unreachable" in turn.error
-    assert client.calls == [], "the model is never called when before_run fails"
+    assert client.requests == [], "the model is never called when before_run fails"
 
 
-async def test_the_turn_probes_never_outlive_a_turn(agent: Agent, client: ScriptedClient) -> None:
+async def test_the_turn_probes_never_outlive_a_turn(agent: Agent, client: FakeChatClient) -> None:
     widget = ChatWidget(agent)
     await say(widget, "I'm Ana")
-    client.fail_with = ValueError("boom")
+    client.fail = ValueError("boom")
     await say(widget, "again")
     assert [type(p).__name__ for p in agent.context_providers] == ["NameMemory", "InMemoryHistoryProvider"]
     assert not [k for k in widget.session.state if k.startswith(PROBE_SOURCE_ID)]
     assert set(widget.session.state) == {"user_memory", "in_memory"}
 
 
-async def test_empty_input_and_a_busy_widget_send_nothing(client: ScriptedClient) -> None:
+async def test_empty_input_and_a_busy_widget_send_nothing(client: FakeChatClient) -> None:
     gate = asyncio.Event()
 
     class SlowProvider(ContextProvider):
