@@ -167,7 +167,7 @@ def start_server(db_path: Path) -> tuple[subprocess.Popen[str], str]:
     raise RuntimeError("memory server did not start")
 
 
-async def measure(url: str, user: str, rounds: int, parts: "ServerParts") -> dict[str, list[float]]:
+async def measure(url: str, user: str, rounds: int, parts: ServerParts) -> dict[str, list[float]]:
     model = OfflineChatClient()
     instructions = "You are a helpful assistant. Use what you remember; never invent memories."
     recall = CortadelContextProvider(url, user, store_turns=False)

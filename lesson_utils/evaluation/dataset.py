@@ -122,8 +122,13 @@ def load_longmemeval(path: str | Path, *, limit: int | None = None) -> list[Case
         ids = item.get("haystack_session_ids") or [f"s{i}" for i in range(len(item["haystack_sessions"]))]
         dates = item.get("haystack_dates") or [None] * len(ids)
         answer_sessions = set(item.get("answer_session_ids") or [])
+        if not len(ids) == len(dates) == len(item["haystack_sessions"]):
+            raise DatasetError(
+                f"{path}: item {qid} has {len(item['haystack_sessions'])} haystack_sessions but "
+                f"{len(ids)} haystack_session_ids and {len(dates)} haystack_dates; they must match."
+            )
         sessions, marked, whole = [], [], []
-        for sid, day, turns in zip(ids, dates, item["haystack_sessions"]):
+        for sid, day, turns in zip(ids, dates, item["haystack_sessions"], strict=True):
             rows = []
             for t, turn in enumerate(turns):
                 uuid = f"{qid}:{sid}:{t}"

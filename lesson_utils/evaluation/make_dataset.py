@@ -193,7 +193,8 @@ def _user(index: int, rng: random.Random) -> dict:
             dish=rng.choice(DISHES)))
 
     # turn ids, evidence and the dated sessions
-    out_sessions, by_tag = [], {}
+    out_sessions: list[dict] = []
+    by_tag: dict[str, list[str]] = {}
     for s, turns in enumerate(sessions):
         session_id = f"{user_id}-s{s}"
         rows = []

@@ -191,8 +191,8 @@ class Scorecard:
         for m in self.mode_summary():
             lines.append(f"| {m['mode']} | {m['turns']} | {_pct(m['searched'])} | {_pct(m['phatic_clean'])} "
                          f"| {m['median_ms_all_turns']:.2f} |")
-        lines += ["", f"Full-history baseline: {self.baseline_tokens:,.0f} tokens per question "
-                      "(every session of the user's history sent with the question, no memory)."]
+        lines += ["", (f"Full-history baseline: {self.baseline_tokens:,.0f} tokens per question "
+                       "(every session of the user's history sent with the question, no memory).")]
         return "\n".join(lines)
 
     def metric(self, mode: str, ability: str, name: str) -> float | None:
