@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .store import MEMORY_TYPES
+#: Cortadel's cognitive memory types (the store keeps them as a small integer per vector).
+MEMORY_TYPES = ("episodic", "semantic", "procedural")
 
 _EPISODIC = re.compile(
     r"\b(yesterday|today|tonight|this (morning|afternoon|evening|week|month|year)|last (night|week|month|year|"
