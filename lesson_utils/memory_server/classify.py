@@ -30,7 +30,8 @@ _PROCEDURAL = re.compile(
 
 _CATEGORIES: dict[str, tuple[str, ...]] = {
     "food": ("eat", "food", "drink", "coffee", "tea", "vegan", "vegetarian", "cook", "meal", "pizza", "allergic",
-             "restaurant", "breakfast", "lunch", "dinner"),
+             "restaurant", "breakfast", "lunch", "dinner", "espresso", "latte", "cappuccino", "juice", "wine",
+             "beer", "milk", "soda", "smoothie"),
     "work": ("work", "job", "office", "team", "project", "deploy", "ship", "meeting", "manager", "colleague",
              "company", "engineer", "developer", "release", "code", "repo"),
     "travel": ("travel", "trip", "flight", "fly", "visit", "vacation", "holiday", "hotel", "airport"),

@@ -284,9 +284,19 @@ def supersedes(new: Statement, old: Statement) -> bool:
     return not new.negated and _near_duplicate(new, old)
 
 
+def _stem(word: str) -> str:
+    """A crude stem, enough to match "rehearsing" / "rehearses" / "rehearsed" / "rehearse"."""
+    for suffix in ("ing", "es", "ed", "s", "e"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiousl":
+        word = word[:-1]  # "shipp(ing)" → "ship"
+    return word
+
+
 def _topic_words(statement: Statement) -> set[str]:
-    return {_singular(w.removesuffix("ing")) if len(w) > 5 and w.endswith("ing") else _singular(w)
-            for w in statement.frame if w != "USER" and w not in _FILLER and w not in _STOP_TOPIC}
+    return {_stem(w) for w in statement.frame if w != "USER" and w not in _FILLER and w not in _STOP_TOPIC}
 
 
 _STOP_TOPIC = frozenset("that this it what where who about my their they them does do did has have".split())
