@@ -319,7 +319,7 @@ class MemoryService:
         else:
             records, total = self.store.list(
                 user, page=page, size=size, memory_type=memory_type, app=app, categories=categories,
-                as_of=as_of.timestamp() if as_of else None, include_superseded=include_superseded,
+                as_of=round(as_of.timestamp(), 3) if as_of else None, include_superseded=include_superseded,
             )
         return {
             "items": [self._list_item(r) for r in records], "total": total, "page": page, "size": size,

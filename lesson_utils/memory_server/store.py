@@ -119,6 +119,12 @@ def content_key(text: str) -> frozenset[str]:
     )
 
 
+def _now() -> float:
+    """Wall-clock time to the millisecond: the precision the API reports ``valid_at`` and
+    ``invalid_at`` in, so a reported time passed back as ``as_of`` selects exactly that version."""
+    return round(time.time(), 3)
+
+
 def owner_token(user_id: str) -> str:
     return "u" + hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:24]
 
@@ -580,7 +586,7 @@ class MemoryStore:
                 return Written("NONE", None)
             best = min(cost for cost, _ in scored)
             replaced = [old for cost, old in scored if cost == best]
-            now = time.time()
+            now = _now()
             self._invalidate([r.seq for r in replaced], now, None)
             for old in replaced:
                 old.invalid_at = now
@@ -645,7 +651,7 @@ class MemoryStore:
     ) -> list[MemoryRecord]:
         """Insert in one transaction; with ``supersede``, the first new memory replaces those rows."""
         out: list[MemoryRecord] = []
-        now = time.time()
+        now = _now()
         for m in memories:
             if m.slot is None:
                 m.slot = slots.read(m.content).slot
