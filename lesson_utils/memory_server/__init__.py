@@ -1,4 +1,4 @@
-"""A local, Cortadel-compatible memory server: the embedded default for lessons 07–14.
+"""A local, Cortadel-compatible memory server: the embedded default for the long-term memory lessons.
 
 It speaks Cortadel's REST contract (the seven operations of ``cortadel-openapi.json``), so the
 official ``cortadel`` SDK, the lesson's context provider and ``curl`` work against it unchanged;
