@@ -67,6 +67,8 @@ _LEADING_NOISE = re.compile(
     r"thank you|great|cool|nice|hmm+|um+|uh+|lol|haha)\b[\s,!.:;-]*)+",
     re.IGNORECASE,
 )
+# "Big news: I moved to Porto", "Quick update - I ..." : a short lead-in before the statement.
+_LEAD_IN = re.compile(r"^(?!(?:I|my|My)\b)[A-Za-z][\w' ]{0,24}(?::|\s[-\u2013\u2014])\s+(?=(?:I|my|My)\b)")
 _REMEMBER_PREFIX = re.compile(
     r"^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|"
     r"just so you know|for your information)(?:\s+that)?[\s,:]*",
@@ -155,6 +157,7 @@ def _sentences(text: str) -> list[str]:
 def _clean(clause: str) -> str | None:
     """Strip greetings/prefixes; return None for a clause that is not a statement of fact."""
     clause = _LEADING_NOISE.sub("", clause).strip()
+    clause = _LEAD_IN.sub("", clause).strip()
     clause = _REMEMBER_PREFIX.sub("", clause).strip()
     if not clause or clause.endswith("?") or _QUESTION_START.match(clause):
         return None
