@@ -186,3 +186,16 @@ def test_a_version_1_database_is_upgraded_and_its_facts_can_be_superseded(tmp_pa
     check = sqlite3.connect(db)
     assert check.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
     check.close()
+
+
+def test_concurrent_contradicting_writes_leave_exactly_one_current_home(server):
+    from concurrent.futures import ThreadPoolExecutor
+
+    cities = ["Tallinn", "Quito", "Gdansk", "Bergen", "Kyoto", "Tucson"]
+    with SyncCortadelClient(server.url, "racer") as c:
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            events = list(pool.map(lambda city: c.add(f"I live in {city}").event, cities))
+        assert events.count("ADD") == 1 and events.count("SUPERSEDE") == 5
+        assert len(c.list().items) == 1
+        history = c.list(ListOptions(include_superseded=True)).items
+        assert len(history) == 6 and sum(i.is_current for i in history) == 1
