@@ -567,6 +567,14 @@ class MemoryStore:
                 old.invalid_at, old.superseded_by = record.created_at, record.id
             return Written("SUPERSEDE" if replaced else "ADD", record, replaced)
 
+    def add(
+        self, memory: NewMemory, vector: np.ndarray, *, dedup_threshold: float | None = 0.9
+    ) -> tuple[MemoryRecord, bool]:
+        """``write`` with the update checks on, answered as (record, created) — the pre-versioning API."""
+        written = self.write(memory, vector, dedup_threshold=dedup_threshold)
+        assert written.record is not None
+        return written.record, written.event != "SKIP_DUPLICATE"
+
     def retract(self, user_id: str, text: str, vector: np.ndarray) -> Written:
         """Invalidate the current memory that ``text`` withdraws ("no longer …", "forget that …").
 

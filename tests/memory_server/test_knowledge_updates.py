@@ -199,3 +199,18 @@ def test_concurrent_contradicting_writes_leave_exactly_one_current_home(server):
         assert len(c.list().items) == 1
         history = c.list(ListOptions(include_superseded=True)).items
         assert len(history) == 6 and sum(i.is_current for i in history) == 1
+
+
+def test_store_add_keeps_its_record_created_answer(embedder):
+    store = MemoryStore(None, embedding_model=embedder.model, dim=embedder.dim)
+    from lesson_utils.memory_server.store import NewMemory
+
+    def add(text):
+        return store.add(NewMemory(user_id="u", content=text, memory_type="semantic"), embedder.embed([text])[0])
+
+    first, created = add("Ife lives in Tallinn")
+    assert created
+    again, created = add("ife lives in tallinn.")
+    assert not created and again.id == first.id
+    newer, created = add("Ife lives in Quito")
+    assert created and store.get("u", first.id).superseded_by == newer.id
