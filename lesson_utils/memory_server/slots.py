@@ -107,7 +107,7 @@ MANY_VALUED = frozenset(
     """like likes liked love loves loved enjoy enjoys enjoyed has have had own owns owned speak speaks spoke
     play plays played visit visits visited went go goes know knows knew read reads watch watches collect
     collects eat eats drink drinks cook cooks use uses need needs want wants keep keeps grow grows met meet
-    meets is_allergic allergic follow follows support supports study studies learn learns""".split()
+    meets follow follows support supports study studies learn learns""".split()
 )
 _DAYS = "monday tuesday wednesday thursday friday saturday sunday weekday weekend".split()
 _MONTHS = "january february march april may june july august september october november december".split()
@@ -138,10 +138,6 @@ class Statement:
     #: and crudely singular ("ships" → "ship"); ``cased`` keeps the original words (proper names).
     frame: tuple[str, ...] = ()
     cased: tuple[str, ...] = ()
-
-    @property
-    def withdrawn(self) -> bool:
-        return self.ceased
 
 
 def _norm_value(value: str) -> str:
@@ -259,7 +255,7 @@ def _near_duplicate(new: Statement, old: Statement) -> bool:
     if i2 - i1 > 3 or j2 - j1 > 3 or len(a) - (i2 - i1) < 2:
         return False
     shared = [w for w in a[:i1] + a[i2:] if w != "USER"]
-    if any(w in MANY_VALUED for w in shared) or not any(w not in _FILLER for w in shared):
+    if any(w in MANY_VALUED or w + "s" in MANY_VALUED for w in shared) or not any(w not in _FILLER for w in shared):
         return False
     return _value_like(list(old.cased[i1:i2])) and _value_like(list(new.cased[j1:j2]))
 
