@@ -205,7 +205,8 @@ def _rewrite_first_person(clause: str, subject: str) -> str:
         adverbs, verb = match.group(1) or "", match.group(2)
         if first:
             first = False
-            return f"{subject}{adverbs} {_third_person(verb)}"
+            said = subject if match.start() == 0 or subject != "The user" else "the user"
+            return f"{said}{adverbs} {_third_person(verb)}"
         verb = {"am": "are", "was": "were"}.get(verb.lower(), verb)
         return f"they{adverbs} {verb}"
 

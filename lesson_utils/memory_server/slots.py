@@ -51,7 +51,7 @@ from .classify import categorize
 #: Adverbs that do not change what a fact says ("now lives in Porto" = "lives in Porto").
 ADVERBS = frozenset(
     """now currently actually still usually also just really recently presently mostly generally normally
-    typically today nowadays these days""".split()
+    typically today nowadays""".split()
 )
 _CEASED = re.compile(
     r"\b(?:no longer|not\s+(?:\w+\s+){0,6}?(?:any ?more|any longer)|any ?more|any longer|"
@@ -179,8 +179,8 @@ def read(text: str) -> Statement:
     ceased = bool(_CEASED.search(line))
     negated = not ceased and bool(_NEGATION.search(line))
     positive = _STRIP_NEGATION.sub("", line) if (ceased or negated) else line
+    positive = re.sub(r"\b(?:[Tt]hese days|[Aa]t the moment|[Rr]ight now),?\s*", "", positive)
     positive = " ".join(w for w in positive.split() if w.casefold().strip(",") not in ADVERBS)
-    positive = re.sub(r"\b(?:these days)\b", "", positive).strip()
 
     slot = value = None
     about_user = False
