@@ -155,7 +155,7 @@ class MemoryService:
         """Store a fact, or — for "Forget that …" and "no longer …" — withdraw the one it names.
 
         ``check_updates=False`` (the contract's ``infer: false``) stores the text as given: no
-        supersede and no withdrawal, only the exact-duplicate check."""
+        supersede and no withdrawal, only the duplicate checks."""
         if forget or (check_updates and slots.read(memory.content).ceased):
             return self.store.retract(memory.user_id, memory.content, vector)
         return self.store.write(memory, vector, dedup_threshold=self.dedup_threshold, check_updates=check_updates)

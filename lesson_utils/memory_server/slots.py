@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from .classify import categorize
 
@@ -168,8 +169,12 @@ def _is_job(value: str) -> bool:
     return head in _JOB_WORDS or (len(head) > 4 and bool(_JOB_SUFFIX.search(head)))
 
 
+@lru_cache(maxsize=8192)
 def read(text: str) -> Statement:
-    """Read a fact (first person or third person, as stored) for the update rules."""
+    """Read a fact (first person or third person, as stored) for the update rules.
+
+    Cached: a write reads the new fact and each candidate it is checked against, and the same
+    stored facts are candidates again and again (a ``Statement`` is immutable)."""
     line = " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…")
     line = re.sub(r"\b(?:I'm|I am)\b", "I am", line)
     line = re.sub(r"\bdoesn't\b", "does not", line)
