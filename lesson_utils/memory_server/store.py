@@ -545,7 +545,9 @@ class MemoryStore:
             if row is not None:
                 return Written("SKIP_DUPLICATE", _record(row))
             near = self._user_vectors(memory.user_id).search(vector, NEIGHBOURS, None, None)
-            neighbours = self.fetch([seq for seq, sim in near if sim >= NEIGHBOUR_MIN_SIMILARITY])
+            # Without the update checks only near-duplicates matter: fetch just those rows.
+            floor = NEIGHBOUR_MIN_SIMILARITY if statement is not None else (dedup_threshold or 2.0)
+            neighbours = self.fetch([seq for seq, sim in near if sim >= floor])
             if dedup_threshold is not None:
                 key = content_key(memory.content)
                 for seq, sim in near[:5]:
