@@ -10,7 +10,9 @@ distillation, ranking, and the contract's wire quirks — read in one place:
 * a write's ``event`` is ``ADD``, ``SKIP_DUPLICATE``, ``SUPERSEDE`` (stored, and made older facts
   not current), ``INVALIDATE`` (withdrew a stored fact, stored nothing: no ``id``) or ``NONE``
   (a withdrawal that matched nothing — the local server's name for it);
-* list and get carry ``is_current``, ``valid_at`` and ``invalid_at``; get also ``superseded_by``.
+* list and get carry ``is_current``, ``valid_at`` and ``invalid_at``; get also ``superseded_by``
+  (the contract's list item has no such field). A list with ``search_query`` ranks current
+  memories only: outdated ones are not in the search indexes, whatever ``include_superseded`` says.
 
 Every operation validates the whole request before it touches the store, so a rejected request
 never changes stored data.
