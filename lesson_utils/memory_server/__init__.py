@@ -32,7 +32,7 @@ What the rules catch, for facts about the user:
   "is based in", "moved/relocated to", "my home/city is"), their name ("my name is", "goes by"),
   employer ("works at/for", "employed by", "joined"), job ("works as", "my job is", "is a
   <job noun>"), and preferences ("prefers X", "favourite <topic> is X", per topic);
-* a near-duplicate with one value swapped ("ships on Fridays" → "on Thursdays", "is 41" → "42")
+* a near-duplicate with one value swapped ("ships on Fridays" → "on Thursdays", "41 years old" → "42 years old")
   when the swapped words look like a value (number, day, month, time of day, proper name) and
   the verb is not a many-valued one (likes, has, speaks, plays, visited, …);
 * a fact and its negation ("likes tea" ⇄ "does not like tea"): the newer wins;

@@ -28,7 +28,7 @@ Verdicts:
 
 * :func:`supersedes` — same slot and a different value (or the same value with the opposite
   polarity); or a **near-duplicate with a changed value**: the same sentence frame with one
-  value swapped ("ships on Fridays" → "ships on Thursdays", "is 34" → "is 35"), when the swapped
+  value swapped ("ships on Fridays" → "on Thursdays", "is 41 years old" → "42 years old"), when the swapped
   words look like a value (a number, a day, a month, a time of day, a proper name) and the verb
   is not one that can hold for many values at once (likes, has, speaks, plays, visits, …).
 * :func:`same_fact` — same slot, same value, same polarity ("now lives in Lyon" repeats
