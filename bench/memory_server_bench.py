@@ -177,7 +177,8 @@ def throughput(embedder, n_add: int, n_conv: int, tmp: Path) -> list[tuple[str, 
             for i in range(n_add):
                 http.post("/api/v1/memories", json={"user_id": "tp", "text": synthetic_text(i, rng)}).raise_for_status()
             elapsed = time.perf_counter() - start
-            rows.append(("add (HTTP, real embedding, fsync per write; update checks on)", f"{n_add / elapsed:.0f} memories/s"))
+            rows.append(("add (HTTP, real embedding, fsync per write; update checks on)",
+                         f"{n_add / elapsed:.0f} memories/s"))
             start = time.perf_counter()
             for i in range(n_add):
                 http.post("/api/v1/memories", json={"user_id": "tp-off", "text": synthetic_text(i, rng),

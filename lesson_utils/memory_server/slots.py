@@ -82,7 +82,8 @@ _PREDICATE_RULES: tuple[tuple[str, re.Pattern], ...] = (
                         r"\s+(?:in|to|at)\s+" + _VALUE + r"$")),
     ("name", re.compile(r"^(?:is|am) (?:called|named)\s+" + _VALUE + r"$|^goe?s? by\s+" + _VALUE + r"$")),
     ("employer", re.compile(r"^(?:works?|working|(?:is|am) working)\s+(?:at|for)\s+" + _VALUE + r"$|"
-                            r"^(?:is|am) employed (?:at|by)\s+" + _VALUE + r"$|^(?:has |have )?joined\s+" + _VALUE + r"$")),
+                            r"^(?:is|am) employed (?:at|by)\s+" + _VALUE + r"$|"
+                            r"^(?:has |have )?joined\s+" + _VALUE + r"$")),
     ("job", re.compile(r"^(?:works?|working|(?:is|am) working)\s+as\s+(?:an? )?" + _VALUE + r"$")),
     ("preference", re.compile(r"^(?:prefers?|(?:would|'d) rather have)\s+" + _VALUE + _END)),
 )
