@@ -170,6 +170,22 @@ def _is_job(value: str) -> bool:
     return head in _JOB_WORDS or (len(head) > 4 and bool(_JOB_SUFFIX.search(head)))
 
 
+#: Every slot rule needs one of these words; a text with none of them fills no slot.
+_SLOT_HINT = re.compile(
+    r"\b(?:liv|resid|based|settled|mov|relocat|home|city|address|place|call|named|name|go(?:es)? by|work|employ|"
+    r"joined|company|workplace|job|role|profession|occupation|prefer|rather|favou?rite|(?:is|am|['\u2019]m) an?)",
+    re.IGNORECASE,
+)
+
+
+def slot_of(text: str) -> str | None:
+    """The slot ``text`` fills, if any (``read(text).slot``, with a fast exit for the many texts
+    that cannot fill one — bulk imports of 100k memories call this once per row)."""
+    if not _SLOT_HINT.search(text):
+        return None
+    return read(text).slot
+
+
 @lru_cache(maxsize=8192)
 def read(text: str) -> Statement:
     """Read a fact (first person or third person, as stored) for the update rules.
@@ -331,4 +347,4 @@ def retracts(withdrawal: Statement, old: Statement) -> int | None:
     return len(stored - wanted)
 
 
-__all__ = ["Statement", "read", "supersedes", "same_fact", "retracts", "retraction_slot", "MANY_VALUED"]
+__all__ = ["Statement", "read", "slot_of", "supersedes", "same_fact", "retracts", "retraction_slot", "MANY_VALUED"]

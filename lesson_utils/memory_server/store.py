@@ -446,7 +446,7 @@ class MemoryStore:
                 self._db.execute(f"ALTER TABLE memories ADD COLUMN {name} {kind}")
             rows = self._db.execute("SELECT seq, content FROM memories").fetchall()
             self._db.executemany("UPDATE memories SET slot = ? WHERE seq = ?",
-                                 [(slots.read(content).slot, seq) for seq, content in rows])
+                                 [(slots.slot_of(content), seq) for seq, content in rows])
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -664,7 +664,7 @@ class MemoryStore:
         now = _now()
         for m in memories:
             if m.slot is None:
-                m.slot = slots.read(m.content).slot
+                m.slot = slots.slot_of(m.content)
         self._db.execute("BEGIN IMMEDIATE")
         try:
             for m, vec in zip(memories, vectors):

@@ -120,3 +120,21 @@ def test_a_withdrawal_names_a_value_or_a_slot():
 def test_a_plain_negation_is_a_fact_not_a_withdrawal():
     statement = read("I don't eat meat")
     assert statement.negated and not statement.ceased
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm based in Tallinn", "Noor goes by Nono.", "I am employed by Hooli", "My job title is radiographer",
+     "I'm a locksmith", "Mei prefers green tea over black tea.", "My favourite season is autumn",
+     "Priya has relocated to Quito.", "The user resides in Kraków.", "Ife is called Ifeoma."],
+)
+def test_the_fast_slot_lookup_agrees_with_read(text):
+    from lesson_utils.memory_server.slots import slot_of
+
+    assert slot_of(text) == read(text).slot is not None
+
+
+def test_the_fast_slot_lookup_skips_texts_without_a_slot_word():
+    from lesson_utils.memory_server.slots import slot_of
+
+    assert slot_of("Priya likes the billing service on Fridays (note 123)") is None
