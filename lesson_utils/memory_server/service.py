@@ -9,7 +9,8 @@ distillation, ranking, and the contract's wire quirks — read in one place:
 * null members are omitted, as the real server's serializer does;
 * a write's ``event`` is ``ADD``, ``SKIP_DUPLICATE``, ``SUPERSEDE`` (stored, and made older facts
   not current), ``INVALIDATE`` (withdrew a stored fact, stored nothing: no ``id``) or ``NONE``
-  (a withdrawal that matched nothing — the local server's name for it);
+  ("Forget that …" matched nothing — the local server's name for it; an "I no longer …" that
+  matches nothing is stored as a fact instead);
 * list and get carry ``is_current``, ``valid_at`` and ``invalid_at``; get also ``superseded_by``
   (the contract's list item has no such field). A list with ``search_query`` ranks current
   memories only: outdated ones are not in the search indexes, whatever ``include_superseded`` says.
@@ -159,7 +160,10 @@ class MemoryService:
         ``check_updates=False`` (the contract's ``infer: false``) stores the text as given: no
         supersede and no withdrawal, only the duplicate checks."""
         if forget or (check_updates and slots.read(memory.content).ceased):
-            return self.store.retract(memory.user_id, memory.content, vector)
+            withdrawn = self.store.retract(memory.user_id, memory.content, vector)
+            if forget or withdrawn.event != "NONE":
+                return withdrawn
+            # "I no longer live in Paris" with no Paris fact to withdraw is still worth keeping.
         return self.store.write(memory, vector, dedup_threshold=self.dedup_threshold, check_updates=check_updates)
 
     def from_conversation(self, body: dict[str, Any], headers: Mapping[str, str]) -> dict[str, Any]:

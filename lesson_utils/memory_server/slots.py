@@ -52,11 +52,12 @@ from .classify import categorize
 #: Adverbs that do not change what a fact says ("now lives in Porto" = "lives in Porto").
 ADVERBS = frozenset(
     """now currently actually still usually also just really recently presently mostly generally normally
-    typically today nowadays""".split()
+    typically today nowadays again too""".split()
 )
+# "any more" ends the clause when it means "no longer" ("… in Lyon any more"), not in "any more tea".
 _CEASED = re.compile(
-    r"\b(?:no longer|not\s+(?:\w+\s+){0,6}?(?:any ?more|any longer)|any ?more|any longer|"
-    r"(?:has |have )?(?:stopped|quit|ceased to)|(?:does|do|did) not\s+\w+\s+(?:\w+\s+){0,6}?anymore)\b",
+    r"\b(?:no longer|not\s+(?:[\w,]+\s+){0,8}?(?:any ?more|any longer)\s*$|"
+    r"(?:has |have )?(?:stopped|quit|ceased to))\b",
     re.IGNORECASE,
 )
 _NEGATION = re.compile(r"\b(?:does not|do not|did not|is not|am not|are not|was not|never|doesn't|don't|isn't)\b",
@@ -285,17 +286,20 @@ def _near_duplicate(new: Statement, old: Statement) -> bool:
 def same_fact(new: Statement, old: Statement) -> bool:
     """Both say the same thing about the same slot: the new one is a duplicate."""
     return (new.slot is not None and new.slot == old.slot and new.value == old.value
-            and new.negated == old.negated and new.about_user and old.about_user)
+            and (new.negated or new.ceased) == (old.negated or old.ceased) and new.about_user and old.about_user)
 
 
 def supersedes(new: Statement, old: Statement) -> bool:
     """True when storing ``new`` makes ``old`` no longer current."""
-    if new.ceased or old.ceased:
+    if new.ceased:  # a withdrawal replaces nothing; it invalidates (see ``retracts``)
         return False
+    old_negated = old.negated or old.ceased  # a stored "no longer lives in Paris" reads as a negation
     if new.slot is not None and new.slot == old.slot and new.about_user and old.about_user:
-        if new.negated == old.negated:
+        if new.negated == old_negated:
             return new.value != old.value and not new.negated
         return new.value == old.value  # "lives in Lyon" ⇄ "does not live in Lyon"
+    if old.ceased:
+        return False
     if new.negated != old.negated:
         # "likes tea" ⇄ "does not like tea"
         return new.about_user and old.about_user and bool(new.frame) and new.frame == old.frame

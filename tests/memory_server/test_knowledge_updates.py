@@ -214,3 +214,10 @@ def test_store_add_keeps_its_record_created_answer(embedder):
     assert not created and again.id == first.id
     newer, created = add("Ife lives in Quito")
     assert created and store.get("u", first.id).superseded_by == newer.id
+
+
+def test_an_unmatched_no_longer_is_kept_as_a_fact(noor):
+    [kept] = said(noor, "I no longer live in Paris.")
+    assert kept.event == "ADD" and kept.id
+    [back] = said(noor, "I live in Paris again.")
+    assert back.event == "SUPERSEDE" and noor.get(kept.id).superseded_by == back.id

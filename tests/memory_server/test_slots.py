@@ -138,3 +138,13 @@ def test_the_fast_slot_lookup_skips_texts_without_a_slot_word():
     from lesson_utils.memory_server.slots import slot_of
 
     assert slot_of("Priya likes the billing service on Fridays (note 123)") is None
+
+
+def test_any_more_as_a_quantifier_is_not_a_withdrawal():
+    assert not read("I don't want any more reminders").ceased
+    assert read("I don't want any more reminders").negated
+
+
+def test_a_stored_no_longer_fact_is_superseded_when_it_becomes_true_again():
+    assert supersedes(read("Ife lives in Gdańsk again."), read("Ife no longer lives in Gdańsk."))
+    assert not supersedes(read("Ife lives in Oslo."), read("Ife no longer lives in Gdańsk."))
