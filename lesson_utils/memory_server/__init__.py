@@ -37,7 +37,8 @@ What the rules catch, for facts about the user:
   the verb is not a many-valued one (likes, has, speaks, plays, visited, …);
 * a fact and its negation ("likes tea" ⇄ "does not like tea"): the newer wins;
 * "Forget that …" and "no longer / not … any more / stopped / quit" withdraw the matching
-  current fact (``INVALIDATE``, nothing stored; ``NONE`` when nothing matches);
+  current fact (``INVALIDATE``, nothing stored). A "Forget that …" that matches nothing is
+  ``NONE``; an "I no longer …" that matches nothing is stored as a fact of its own;
 * the same slot and value said again is a duplicate (``SKIP_DUPLICATE``).
 
 What a real Cortadel (a model's verdict on each candidate pair) catches beyond them: a change
