@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from functools import lru_cache
 
 from .classify import categorize
@@ -267,20 +266,26 @@ def _value_like(words: list[str]) -> bool:
 
 
 def _near_duplicate(new: Statement, old: Statement) -> bool:
-    """The same sentence frame with one value swapped (see the module docstring)."""
+    """The same sentence frame with one value swapped (see the module docstring).
+
+    The frames must agree word for word except for one stretch of one to three words on each
+    side: strip the common beginning and the common end, and what is left is the swap."""
     a, b = old.frame, new.frame
-    if not (new.about_user and old.about_user) or not a or not b or a == b:
+    if not (new.about_user and old.about_user) or not a or not b or a == b or abs(len(a) - len(b)) > 2:
         return False
-    ops = [op for op in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes() if op[0] != "equal"]
-    if len(ops) != 1 or ops[0][0] != "replace":
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
+        end += 1
+    i2, j2 = len(a) - end, len(b) - end
+    if not (1 <= i2 - start <= 3 and 1 <= j2 - start <= 3) or start + end < 2:
         return False
-    _, i1, i2, j1, j2 = ops[0]
-    if i2 - i1 > 3 or j2 - j1 > 3 or len(a) - (i2 - i1) < 2:
-        return False
-    shared = [w for w in a[:i1] + a[i2:] if w != "USER"]
+    shared = [w for w in a[:start] + a[i2:] if w != "USER"]
     if any(w in MANY_VALUED or w + "s" in MANY_VALUED for w in shared) or not any(w not in _FILLER for w in shared):
         return False
-    return _value_like(list(old.cased[i1:i2])) and _value_like(list(new.cased[j1:j2]))
+    return _value_like(list(old.cased[start:i2])) and _value_like(list(new.cased[start:j2]))
 
 
 def same_fact(new: Statement, old: Statement) -> bool:
