@@ -1,5 +1,5 @@
 """Benchmark of the local memory server: search latency by mode and store size, write
-throughput, and recall@5 on the evaluation set.
+throughput (with the knowledge-update checks on and off), and recall@5 on the evaluation set.
 
     python bench/memory_server_bench.py                 # 1k, 10k, 100k memories (a few minutes)
     python bench/memory_server_bench.py --quick         # 1k and 10k, fewer queries
@@ -14,6 +14,13 @@ model at search time, and that time is included in every hybrid/vector figure. A
 belong to one user (the worst case: every search scans all of them). The server's query-vector
 cache is switched off for the whole run, so every timed search embeds its query afresh. Targets: hybrid p95 under
 25 ms at 100k, recall@5 of at least 0.9.
+
+Writes check each new fact against the user's current ones (duplicates, and contradictions that
+supersede an older fact — ``slots.py``). The write rows measure that path two ways: over HTTP
+with the real embedding (what a client sees), and inside the store at each scale point with
+precomputed vectors (what the checks themselves cost as the store grows), each with the checks on
+(``infer`` true, the default) and off (``infer: false``). The "moves" rows write a fact that
+supersedes the previous one every time ("The user lives in <city>"), the heaviest case.
 """
 
 from __future__ import annotations
@@ -124,6 +131,40 @@ def ann_agreement(store, embedder, queries) -> float:
     return sum(overlaps) / len(overlaps)
 
 
+CITIES = ("Lyon", "Porto", "Tallinn", "Quito", "Gdansk", "Valencia", "Leipzig", "Bergen", "Kyoto", "Tucson",
+          "Oslo", "Lisbon", "Turin", "Cork", "Graz", "Malmo")
+
+
+def write_cost(store, embedder, n: int = 60) -> dict[str, float]:
+    """Median ms per ``store.write`` at the store's current size (vectors precomputed, no HTTP).
+
+    ``new facts``: unique synthetic facts (the checks find nothing to do); ``moves``: each fact
+    supersedes the previous one. Each with the update checks on and off; every text is unique,
+    so no write is skipped as a duplicate."""
+    rng = random.Random(17)
+    runs = {}
+    for k, (label, checks) in enumerate([(lb, ch) for lb in ("new facts", "moves") for ch in (True, False)]):
+        base = 10_000_000 + k * n
+        if label == "new facts":
+            texts = [synthetic_text(base + i, rng) for i in range(n)]
+        else:
+            texts = [f"The user lives in {CITIES[i % len(CITIES)]}, district {base + i}" for i in range(n)]
+        runs[(label, checks)] = texts
+    everything = [t for texts in runs.values() for t in texts]
+    vectors = dict(zip(everything, embedder.embed(everything)))
+    out = {}
+    for (label, checks), texts in runs.items():
+        times = []
+        for text in texts:
+            memory = NewMemory(user_id="bench", content=text, memory_type="semantic")
+            start = time.perf_counter()
+            written = store.write(memory, vectors[text], check_updates=checks)
+            times.append((time.perf_counter() - start) * 1000)
+            assert written.event != "SKIP_DUPLICATE", text
+        out[f"{label}, checks {'on' if checks else 'off'}"] = statistics.median(times)
+    return out
+
+
 def throughput(embedder, n_add: int, n_conv: int, tmp: Path) -> list[tuple[str, str]]:
     store = MemoryStore(tmp / "throughput.sqlite3", embedding_model=embedder.model, dim=embedder.dim)
     server = MemoryServer(MemoryService(store, embedder, ApiKeys()), bind_socket("127.0.0.1", 0))
@@ -136,7 +177,25 @@ def throughput(embedder, n_add: int, n_conv: int, tmp: Path) -> list[tuple[str, 
             for i in range(n_add):
                 http.post("/api/v1/memories", json={"user_id": "tp", "text": synthetic_text(i, rng)}).raise_for_status()
             elapsed = time.perf_counter() - start
-            rows.append(("add (HTTP, real embedding, fsync per write)", f"{n_add / elapsed:.0f} memories/s"))
+            rows.append(("add (HTTP, real embedding, fsync per write; update checks on)",
+                         f"{n_add / elapsed:.0f} memories/s"))
+            start = time.perf_counter()
+            for i in range(n_add):
+                http.post("/api/v1/memories", json={"user_id": "tp-off", "text": synthetic_text(i, rng),
+                                                    "infer": False}).raise_for_status()
+            elapsed = time.perf_counter() - start
+            rows.append(("add, infer: false (update checks off)", f"{n_add / elapsed:.0f} memories/s"))
+            events = []
+            start = time.perf_counter()
+            for i in range(n_add):
+                reply = http.post("/api/v1/memories", json={"user_id": "tp-moves",
+                                                            "text": f"I live in {CITIES[i % len(CITIES)]}"})
+                events.append(reply.json()["event"])
+            elapsed = time.perf_counter() - start
+            superseded = events.count("SUPERSEDE")
+            assert superseded == n_add - 1, f"expected every move after the first to supersede, got {superseded}"
+            rows.append(("add, each one supersedes the previous (moves)",
+                         f"{n_add / elapsed:.0f} memories/s ({superseded} SUPERSEDE)"))
             facts = 0
             start = time.perf_counter()
             for i in range(n_conv):
@@ -217,6 +276,7 @@ def main() -> int:
     print("| memories | mode | median ms | p95 ms | build s |")
     print("|---:|---|---:|---:|---:|")
     ann_notes: list[str] = []
+    write_rows: list[tuple[int, dict[str, float]]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
             t0 = time.perf_counter()
@@ -227,12 +287,20 @@ def main() -> int:
                 store.vector_search("bench", embedder.embed(["warm up"])[0], 10)  # trains the IVF index
                 ann_notes.append(f"{size:,}: IVF vector index agrees with the exact top 10 on "
                                  f"{ann_agreement(store, embedder, queries):.0%} of hits")
+            if not args.skip_throughput:
+                write_rows.append((size, write_cost(store, embedder)))
             for mode, lat in time_modes(store, embedder, queries, not args.skip_http).items():
                 print(f"| {size:,} | {mode} | {statistics.median(lat):.1f} | {percentile(lat, 95):.1f} | "
                       f"{build_s:.1f} |", flush=True)
             store.close()
         for note in ann_notes:
             print(f"\n{note} (exact scan below {IVF_MIN_VECTORS:,} memories per user)")
+        if write_rows:
+            print("\n| memories | store.write (no HTTP, vectors precomputed) | median ms |")
+            print("|---:|---|---:|")
+            for size, costs in write_rows:
+                for label, ms in costs.items():
+                    print(f"| {size:,} | {label} | {ms:.2f} |")
         if not args.skip_throughput:
             print("\n| write path | throughput |")
             print("|---|---:|")

@@ -24,6 +24,7 @@ from . import l06_seeded_state  # noqa: F401 - lesson 06
 from . import l07_memory_provider  # noqa: F401
 from . import l08_search_modes  # noqa: F401
 from . import l09_memory_tools  # noqa: F401
+from . import l10_memory_that_changes  # noqa: F401  (lesson 10)
 from . import l11_measuring_memory  # noqa: F401
 from . import l12_failures  # noqa: F401
 from . import l13_users  # noqa: F401

@@ -1,4 +1,4 @@
-"""A local, Cortadel-compatible memory server: the embedded default for lessons 06–08.
+"""A local, Cortadel-compatible memory server: the embedded default for the long-term memory lessons.
 
 It speaks Cortadel's REST contract (the seven operations of ``cortadel-openapi.json``), so the
 official ``cortadel`` SDK, the lesson's context provider and ``curl`` work against it unchanged;
@@ -16,10 +16,40 @@ What differs from a real Cortadel server, honestly:
   first-person statements become third-person facts; anything subtler is missed.
 * ``rerank="cross_encoder"`` is accepted, but there is no cross-encoder: the fused candidates are
   re-sorted by embedding cosine similarity and each hit says ``attributes["rerank"] == "cosine"``.
-* ``expand_query``, ``include_faded``, ``include_session_arm`` and ``include_superseded`` are
-  accepted and have nothing to act on (no synonyms, fading, session summaries or versions).
+* ``expand_query``, ``include_faded`` and ``include_session_arm`` are accepted and have nothing
+  to act on (no synonyms, fading or session summaries).
 * Above 20,000 memories per user the vector arm is approximate (an IVF index), and a BM25 query
   whose every term is very common ranks only that term's newest matches — see ``store.py``.
+
+Knowledge updates (``slots.py`` decides, ``store.py`` applies, one transaction per write).
+Memories are versions: a superseded or withdrawn memory stays stored with ``is_current=false``,
+``invalid_at`` and (if superseded) ``superseded_by``; search and list return current memories
+only, list takes ``include_superseded=true`` and ``as_of=<ISO time>`` (what was current then).
+
+What the rules catch, for facts about the user:
+
+* a new value in a single-valued slot supersedes the old one — where they live ("lives in",
+  "is based in", "moved/relocated to", "my home/city is"), their name ("my name is", "goes by"),
+  employer ("works at/for", "employed by", "joined"), job ("works as", "my job is", "is a
+  <job noun>"), and preferences ("prefers X", "favourite <topic> is X", per topic);
+* a near-duplicate with one value swapped ("ships on Fridays" → "on Thursdays", "41 years old" → "42 years old")
+  when the swapped words look like a value (number, day, month, time of day, proper name) and
+  the verb is not a many-valued one (likes, has, speaks, plays, visited, …);
+* a fact and its negation ("likes tea" ⇄ "does not like tea"): the newer wins;
+* "Forget that …" and "no longer / not … any more / stopped / quit" withdraw the matching
+  current fact (``INVALIDATE``, nothing stored). A "Forget that …" that matches nothing is
+  ``NONE``; an "I no longer …" that matches nothing is stored as a fact of its own;
+* the same slot and value said again is a duplicate (``SKIP_DUPLICATE``).
+
+What a real Cortadel (a model's verdict on each candidate pair) catches beyond them: a change
+said indirectly ("we finally got the keys to the flat in Porto"); slots the rules do not know
+(relationship status, a pet's new name, "my manager is now Sam"); facts about other people
+("my sister moved to Oslo" updates the sister, not the user); partial overlaps ("I work from
+home on Mondays now" narrowing "I work from home"); many-valued verbs used exclusively ("I
+only speak French now"); values outside the keyword lists ("prefers oolong" vs "prefers
+sencha" are two topics here); "forget everything about my old job" (a topic, not a fact);
+and a requested deletion of an entity across facts. The rules also never resurrect the older
+fact when the newer one is deleted.
 """
 
 from .server import MemoryServer, default_db_path, start_memory_server

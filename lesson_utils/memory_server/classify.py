@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .store import MEMORY_TYPES
+#: Cortadel's cognitive memory types (the store keeps them as a small integer per vector).
+MEMORY_TYPES = ("episodic", "semantic", "procedural")
 
 _EPISODIC = re.compile(
     r"\b(yesterday|today|tonight|this (morning|afternoon|evening|week|month|year)|last (night|week|month|year|"
@@ -29,7 +30,8 @@ _PROCEDURAL = re.compile(
 
 _CATEGORIES: dict[str, tuple[str, ...]] = {
     "food": ("eat", "food", "drink", "coffee", "tea", "vegan", "vegetarian", "cook", "meal", "pizza", "allergic",
-             "restaurant", "breakfast", "lunch", "dinner"),
+             "restaurant", "breakfast", "lunch", "dinner", "espresso", "latte", "cappuccino", "juice", "wine",
+             "beer", "milk", "soda", "smoothie"),
     "work": ("work", "job", "office", "team", "project", "deploy", "ship", "meeting", "manager", "colleague",
              "company", "engineer", "developer", "release", "code", "repo"),
     "travel": ("travel", "trip", "flight", "fly", "visit", "vacation", "holiday", "hotel", "airport"),

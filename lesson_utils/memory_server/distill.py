@@ -14,6 +14,10 @@ plain conversational English. What it keeps and how it rewrites:
   facts), and each is rewritten in the third person with an explicit subject, so it stands on
   its own when recalled later in another session: "I usually ship on Fridays" → "Alex usually
   ships on Fridays" (or "The user …" when the name is not known).
+* "Forget that …" / "Please forget my …" is not a fact but a withdrawal: the rest of the sentence
+  is rewritten the same way and returned with ``forget=True``, so the service can invalidate the
+  stored fact it names instead of storing "The user forgets …". ("Don't forget that …" is the
+  opposite, a request to remember, and stays a fact.)
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ class Fact:
     source_uuids: list[str] = field(default_factory=list)
     #: Set when the fact states the subject's name (lets later turns say "Alex …").
     name: str | None = None
+    #: "Forget that …": ``text`` names a stored fact to withdraw, not a fact to store.
+    forget: bool = False
 
 
 _NOT_NAMES = frozenset(
@@ -61,6 +67,8 @@ _LEADING_NOISE = re.compile(
     r"thank you|great|cool|nice|hmm+|um+|uh+|lol|haha)\b[\s,!.:;-]*)+",
     re.IGNORECASE,
 )
+# "Big news: I moved to Porto", "Quick update - I ..." : a short lead-in before the statement.
+_LEAD_IN = re.compile(r"^(?!(?:I|my|My)\b)[A-Za-z][\w' ]{0,24}(?::|\s[-\u2013\u2014])\s+(?=(?:I|my|My)\b)")
 _REMEMBER_PREFIX = re.compile(
     r"^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|"
     r"just so you know|for your information)(?:\s+that)?[\s,:]*",
@@ -89,6 +97,11 @@ _REQUEST = re.compile(
     r"recommend|suggest|summari[sz]e|translate|check|remind|send|book|get|pick|choose|guess|imagine)\b",
     re.IGNORECASE,
 )
+_FORGET = re.compile(
+    r"^(?:please\s+)?(?:forget|disregard|erase|delete|remove|drop|unlearn)\s+(?:(?:the fact |the part )?that\s+|"
+    r"what I (?:said|told you) about\s+|(?:everything |all )?about\s+)?(?P<rest>.+)$",
+    re.IGNORECASE,
+)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|our|ours)\b", re.IGNORECASE)
 _SECOND_PERSON_START = re.compile(r"^(?:you|your|always|never)\b", re.IGNORECASE)
 
@@ -107,7 +120,7 @@ _ADVERBS = (
     "typically only currently actually definitely absolutely totally seriously honestly mainly "
     "occasionally frequently seldom recently now already even"
 ).split()
-_ADVERB_RE = "|".join(_ADVERBS)
+_ADVERB_RE = "|".join(_ADVERBS + ["no longer"])
 _UNCHANGED_VERBS = frozenset(
     """can could will would should must might may shall had did was used cannot ought went got made took
     came saw bought met left began grew ate drank ran wrote said told felt knew thought found gave lost won
@@ -136,13 +149,15 @@ def _sentences(text: str) -> list[str]:
     clauses: list[str] = []
     for part in parts:
         # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
-        clauses.extend(re.split(r",?\s+(?:and|but|so|while|plus)\s+(?=(?:I|my|My|I'm|I've)\b)", part))
+        clauses.extend(re.split(r",?\s+(?:and|but|so|while|plus)\s+(?=(?:I|my|My|I'm|I've)\b)|,\s+(?=(?:I|I'm|I've)\s)",
+                                part))
     return [c.strip() for c in clauses if c and c.strip()]
 
 
 def _clean(clause: str) -> str | None:
     """Strip greetings/prefixes; return None for a clause that is not a statement of fact."""
     clause = _LEADING_NOISE.sub("", clause).strip()
+    clause = _LEAD_IN.sub("", clause).strip()
     clause = _REMEMBER_PREFIX.sub("", clause).strip()
     if not clause or clause.endswith("?") or _QUESTION_START.match(clause):
         return None
@@ -190,7 +205,8 @@ def _rewrite_first_person(clause: str, subject: str) -> str:
         adverbs, verb = match.group(1) or "", match.group(2)
         if first:
             first = False
-            return f"{subject}{adverbs} {_third_person(verb)}"
+            said = subject if match.start() == 0 or subject != "The user" else "the user"
+            return f"{said}{adverbs} {_third_person(verb)}"
         verb = {"am": "are", "was": "were"}.get(verb.lower(), verb)
         return f"they{adverbs} {verb}"
 
@@ -231,15 +247,16 @@ def distill(
     facts: list[Fact] = []
     seen: set[str] = set()
 
-    def keep(text: str, turn: Turn, name: str | None = None) -> None:
-        key = normalise_text(text)
+    def keep(text: str, turn: Turn, name: str | None = None, forget: bool = False) -> None:
+        key = ("forget " if forget else "") + normalise_text(text)
         if key in seen:
             for fact in facts:
-                if normalise_text(fact.text) == key and turn.uuid and turn.uuid not in fact.source_uuids:
+                if (("forget " if fact.forget else "") + normalise_text(fact.text) == key and turn.uuid
+                        and turn.uuid not in fact.source_uuids):
                     fact.source_uuids.append(turn.uuid)
             return
         seen.add(key)
-        facts.append(Fact(text=text, source_uuids=[turn.uuid] if turn.uuid else [], name=name))
+        facts.append(Fact(text=text, source_uuids=[turn.uuid] if turn.uuid else [], name=name, forget=forget))
 
     if is_agent_memory:
         subject = "The assistant"
@@ -271,6 +288,10 @@ def distill(
         for sentence in _sentences(turn.content):
             clause = _clean(sentence)
             if clause is None:
+                continue
+            withdrawn = _FORGET.match(clause)
+            if withdrawn:
+                keep(_finish(_rewrite_first_person(withdrawn.group("rest"), subject)), turn, forget=True)
                 continue
             stated = _name_in(clause)
             if stated:

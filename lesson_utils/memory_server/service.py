@@ -6,7 +6,14 @@ distillation, ranking, and the contract's wire quirks — read in one place:
 * search hits carry ``global``, list and detail items carry ``is_global``;
 * ``created_at`` is ISO 8601 on create and search, Unix seconds on list and get;
 * ``from-conversation`` answers ``results`` *or* ``no_facts_extracted``, never both;
-* null members are omitted, as the real server's serializer does.
+* null members are omitted, as the real server's serializer does;
+* a write's ``event`` is ``ADD``, ``SKIP_DUPLICATE``, ``SUPERSEDE`` (stored, and made older facts
+  not current), ``INVALIDATE`` (withdrew a stored fact, stored nothing: no ``id``) or ``NONE``
+  ("Forget that …" matched nothing — the local server's name for it; an "I no longer …" that
+  matches nothing is stored as a fact instead);
+* list and get carry ``is_current``, ``valid_at`` and ``invalid_at``; get also ``superseded_by``
+  (the contract's list item has no such field). A list with ``search_query`` ranks current
+  memories only: outdated ones are not in the search indexes, whatever ``include_superseded`` says.
 
 Every operation validates the whole request before it touches the store, so a rejected request
 never changes stored data.
@@ -21,11 +28,11 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
-from . import classify, search as search_mod
+from . import classify, search as search_mod, slots
 from .auth import ApiKeys, resolve_user
 from .distill import Turn, distill
 from .embeddings import Embedder, EmbeddingError
-from .store import MEMORY_TYPES, MemoryRecord, MemoryStore, NewMemory
+from .store import MEMORY_TYPES, MemoryRecord, MemoryStore, NewMemory, Written
 from .validation import (
     MAX_DELETE_IDS, MAX_MESSAGES, MAX_QUERY, MAX_ROLE, MAX_TEXT, ROLES, Fields, ValidationFailed,
 )
@@ -136,16 +143,28 @@ class MemoryService:
             categories=classify.categorize(text) if infer else [],
             infer=infer,
         )
-        record, created = self._store(memory)
+        written = self._write(memory, self.embedder.embed([memory.content])[0], check_updates=infer)
+        record = written.record
+        if record is None:  # a withdrawal ("Alex no longer …"): nothing was created
+            return _drop_none({"content": text, "state": "active", "created_at": iso(time.time()),
+                               "event": written.event, "app_name": app})
         return _drop_none({
             "id": record.id, "content": record.content, "state": "active", "created_at": iso(record.created_at),
-            "event": "ADD" if created else "SKIP_DUPLICATE", "app_name": record.app_name,
+            "event": written.event, "app_name": record.app_name,
             "metadata": json.dumps(record.metadata) if record.metadata is not None else None,
         })
 
-    def _store(self, memory: NewMemory) -> tuple[MemoryRecord, bool]:
-        vector = self.embedder.embed([memory.content])[0]
-        return self.store.add(memory, vector, dedup_threshold=self.dedup_threshold)
+    def _write(self, memory: NewMemory, vector, *, check_updates: bool = True, forget: bool = False) -> Written:
+        """Store a fact, or — for "Forget that …" and "no longer …" — withdraw the one it names.
+
+        ``check_updates=False`` (the contract's ``infer: false``) stores the text as given: no
+        supersede and no withdrawal, only the duplicate checks."""
+        if forget or (check_updates and slots.read(memory.content).ceased):
+            withdrawn = self.store.retract(memory.user_id, memory.content, vector)
+            if forget or withdrawn.event != "NONE":
+                return withdrawn
+            # "I no longer live in Paris" with no Paris fact to withdraw is still worth keeping.
+        return self.store.write(memory, vector, dedup_threshold=self.dedup_threshold, check_updates=check_updates)
 
     def from_conversation(self, body: dict[str, Any], headers: Mapping[str, str]) -> dict[str, Any]:
         f = Fields(body)
@@ -200,8 +219,12 @@ class MemoryService:
                 gist=classify.gist(fact.text), categories=classify.categorize(fact.text), tags=list(tags or []),
                 project=project, session_id=session_id, attributes=attributes,
             )
-            record, created = self.store.add(memory, vector, dedup_threshold=self.dedup_threshold)
-            results.append({"id": record.id, "memory": fact.text, "event": "ADD" if created else "SKIP_DUPLICATE"})
+            written = self._write(memory, vector, forget=fact.forget)
+            if written.record is not None:
+                results.append({"id": written.record.id, "memory": fact.text, "event": written.event})
+            else:  # the contract leaves id empty for INVALIDATE; say which fact was withdrawn
+                withdrawn = "; ".join(r.content for r in written.replaced) or fact.text
+                results.append({"memory": withdrawn, "event": written.event})
         return {"results": results}
 
     def search(self, body: dict[str, Any], headers: Mapping[str, str]) -> dict[str, Any]:
@@ -274,6 +297,13 @@ class MemoryService:
                     as_of = as_of.replace(tzinfo=timezone.utc)
             except ValueError:
                 errors["as_of"] = [f"The as_of value {params['as_of']!r} is not an ISO 8601 date or time."]
+        include_superseded = False
+        raw_flag = (params.get("include_superseded") or "").strip().lower()
+        if raw_flag in ("true", "1"):
+            include_superseded = True
+        elif raw_flag not in ("", "false", "0"):
+            errors["include_superseded"] = [
+                f"The include_superseded value {params['include_superseded']!r} must be \"true\" or \"false\"."]
         search_query = params.get("search_query")
         if search_query is not None and len(search_query) > MAX_QUERY:
             errors["search_query"] = [f"The search_query must be at most {MAX_QUERY} characters."]
@@ -295,7 +325,7 @@ class MemoryService:
         else:
             records, total = self.store.list(
                 user, page=page, size=size, memory_type=memory_type, app=app, categories=categories,
-                created_before=as_of.timestamp() if as_of else None,
+                as_of=round(as_of.timestamp(), 3) if as_of else None, include_superseded=include_superseded,
             )
         return {
             "items": [self._list_item(r) for r in records], "total": total, "page": page, "size": size,
@@ -308,7 +338,9 @@ class MemoryService:
             "id": r.id, "content": r.content, "created_at": int(r.created_at), "state": "active",
             "app_id": r.app_name, "app_name": r.app_name, "categories": r.categories,
             "memory_type": r.memory_type, "extraction_status": "done" if r.infer else "skipped",
-            "valid_at": iso(r.created_at), "is_current": True, "is_global": False, "metadata_": r.metadata,
+            "valid_at": iso(r.created_at), "is_current": r.is_current,
+            "invalid_at": iso(r.invalid_at) if r.invalid_at is not None else None,
+            "is_global": False, "metadata_": r.metadata,
         })
 
     def get(self, memory_id: str, params: Mapping[str, str], headers: Mapping[str, str]) -> dict[str, Any]:
@@ -323,8 +355,9 @@ class MemoryService:
         return _drop_none({
             "id": record.id, "text": record.content, "created_at": int(record.created_at), "state": "active",
             "app_id": record.app_name, "app_name": record.app_name, "categories": record.categories,
-            "metadata_": record.metadata, "valid_at": iso(record.created_at), "is_current": True,
-            "is_global": False,
+            "metadata_": record.metadata, "valid_at": iso(record.created_at), "is_current": record.is_current,
+            "invalid_at": iso(record.invalid_at) if record.invalid_at is not None else None,
+            "superseded_by": record.superseded_by, "is_global": False,
         })
 
     def delete(self, body: dict[str, Any], headers: Mapping[str, str]) -> dict[str, Any]:

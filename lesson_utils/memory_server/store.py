@@ -1,6 +1,14 @@
 """SQLite storage for memories: rows, a BM25 full-text index, and an in-RAM vector index.
 
-One SQLite file holds everything (or ``:memory:`` for a throwaway store). File stores run in
+One SQLite file holds everything (or ``:memory:`` for a throwaway store).
+
+Memories are versioned, not overwritten. A row is *current* until a newer fact supersedes it
+(``superseded_by`` = the new row's id) or a withdrawal invalidates it; either sets ``invalid_at``.
+``created_at`` is the time the row became valid (the contract's ``valid_at``), so "what was
+current at T" is ``created_at <= T < invalid_at``. Only current rows are in the search indexes
+(full text and vectors): search cannot return an outdated fact, and the history is still there
+for ``list(include_superseded=True)`` and ``as_of``. Whether a new fact supersedes an old one is
+decided by the rules in ``slots.py``; this module applies the verdict atomically. File stores run in
 WAL mode with ``synchronous=FULL``: a write is committed (and fsynced) before the HTTP response
 that acknowledges it is sent, so an acknowledged write survives a crash of the process.
 
@@ -27,9 +35,12 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from . import slots
+from .classify import MEMORY_TYPES
+
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -51,14 +62,27 @@ CREATE TABLE IF NOT EXISTS memories (
     infer INTEGER NOT NULL DEFAULT 1,
     created_at REAL NOT NULL,
     embedding BLOB NOT NULL,
-    embedding_model TEXT NOT NULL
+    embedding_model TEXT NOT NULL,
+    slot TEXT,
+    invalid_at REAL,
+    superseded_by TEXT
 );
-CREATE INDEX IF NOT EXISTS memories_by_user_time ON memories (user_id, created_at DESC, seq DESC);
-CREATE INDEX IF NOT EXISTS memories_by_user_norm ON memories (user_id, norm);
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5 (owner, content, tokenize = 'porter unicode61');
 """
+# Created after the version-1 → 2 migration has added the columns they cover.
+_INDEXES = """
+CREATE INDEX IF NOT EXISTS memories_by_user_time ON memories (user_id, created_at DESC, seq DESC);
+CREATE INDEX IF NOT EXISTS memories_by_user_norm ON memories (user_id, norm);
+CREATE INDEX IF NOT EXISTS memories_current_slot ON memories (user_id, slot)
+    WHERE invalid_at IS NULL AND slot IS NOT NULL;
+"""
+#: Columns schema version 2 added (knowledge updates), with their SQL types.
+_V2_COLUMNS = (("slot", "TEXT"), ("invalid_at", "REAL"), ("superseded_by", "TEXT"))
+#: Vector neighbours a new fact is checked against for near-duplicates and contradictions.
+NEIGHBOURS = 10
+#: Below this cosine similarity a neighbour is not considered the same topic.
+NEIGHBOUR_MIN_SIMILARITY = 0.5
 
-MEMORY_TYPES = ("episodic", "semantic", "procedural")
 
 # Words that carry no topic: dropped from full-text queries so "When do I usually ship?" asks
 # the index about "usually ship", not about every memory containing "I".
@@ -95,6 +119,12 @@ def content_key(text: str) -> frozenset[str]:
     )
 
 
+def _now() -> float:
+    """Wall-clock time to the millisecond: the precision the API reports ``valid_at`` and
+    ``invalid_at`` in, so a reported time passed back as ``as_of`` selects exactly that version."""
+    return round(time.time(), 3)
+
+
 def owner_token(user_id: str) -> str:
     return "u" + hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:24]
 
@@ -118,6 +148,23 @@ class MemoryRecord:
     attributes: dict[str, Any]
     infer: bool
     created_at: float
+    slot: str | None = None
+    invalid_at: float | None = None
+    superseded_by: str | None = None
+
+    @property
+    def is_current(self) -> bool:
+        return self.invalid_at is None
+
+
+@dataclass
+class Written:
+    """What a write did: ``event`` is ADD, SKIP_DUPLICATE, SUPERSEDE, INVALIDATE or NONE."""
+
+    event: str
+    record: MemoryRecord | None
+    #: The memories this write made no longer current (superseded or invalidated).
+    replaced: list[MemoryRecord] = field(default_factory=list)
 
 
 @dataclass
@@ -136,16 +183,19 @@ class NewMemory:
     session_id: str | None = None
     attributes: dict[str, Any] = field(default_factory=dict)
     infer: bool = True
+    #: The single-valued slot the fact fills (``slots.read``); filled in by the store when None.
+    slot: str | None = None
 
 
 _COLUMNS = (
     "seq, id, user_id, content, gist, memory_type, app_name, metadata, categories, tags, "
-    "project, session_id, attributes, infer, created_at"
+    "project, session_id, attributes, infer, created_at, slot, invalid_at, superseded_by"
 )
 
 
 def _record(row: sqlite3.Row | tuple) -> MemoryRecord:
-    (seq, mid, user, content, gist, mtype, app, metadata, cats, tags, project, session, attrs, infer, created) = row
+    (seq, mid, user, content, gist, mtype, app, metadata, cats, tags, project, session, attrs, infer, created,
+     slot, invalid_at, superseded_by) = row
     return MemoryRecord(
         seq=seq,
         id=mid,
@@ -162,6 +212,9 @@ def _record(row: sqlite3.Row | tuple) -> MemoryRecord:
         attributes=json.loads(attrs),
         infer=bool(infer),
         created_at=created,
+        slot=slot,
+        invalid_at=invalid_at,
+        superseded_by=superseded_by,
     )
 
 
@@ -354,12 +407,14 @@ class MemoryStore:
             self._db.execute("PRAGMA synchronous = FULL")
             self._db.execute("PRAGMA busy_timeout = 5000")
         self._db.executescript(_SCHEMA)
+        self._migrate()
+        self._db.executescript(_INDEXES)
         # BM25 over the content column only (the owner column is a filter, weight 0).
         self._db.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', 'bm25(0.0, 1.0)')")
         self._vectors: dict[str, _UserVectors] = {}
         self._df_cache: dict[str, tuple[int, int]] = {}
         self._attr_cache: dict[tuple[str, str], Any] = {}
-        self._fts_rows = self._db.execute("SELECT count(*) FROM memories").fetchone()[0]
+        self._fts_rows = self._db.execute("SELECT count(*) FROM memories WHERE invalid_at IS NULL").fetchone()[0]
         self._check_meta()
         self._load_vectors()
 
@@ -373,12 +428,37 @@ class MemoryStore:
                     "INSERT INTO meta (key, value) VALUES (?, ?)",
                     [("schema_version", str(SCHEMA_VERSION)), ("created_at", str(time.time()))],
                 )
+            elif rows.get("schema_version") != str(SCHEMA_VERSION):
+                self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+
+    def _migrate(self) -> None:
+        """Version 1 → 2: add the versioning columns; every existing memory stays current.
+
+        Existing rows get their slot read from their text, so a fact stored before the upgrade
+        is still superseded by a later contradicting one."""
+        have = {r[1] for r in self._db.execute("PRAGMA table_info(memories)")}
+        missing = [(name, kind) for name, kind in _V2_COLUMNS if name not in have]
+        if not missing:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for name, kind in missing:
+                self._db.execute(f"ALTER TABLE memories ADD COLUMN {name} {kind}")
+            rows = self._db.execute("SELECT seq, content FROM memories").fetchall()
+            self._db.executemany("UPDATE memories SET slot = ? WHERE seq = ?",
+                                 [(slots.slot_of(content), seq) for seq, content in rows])
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        logger.info("Upgraded the memory store to schema version %d (%d memories)", SCHEMA_VERSION, len(rows))
 
     def _load_vectors(self) -> None:
         """Mirror every stored vector in RAM; rows embedded by another model must be re-embedded."""
         stale = 0
         for seq, user, mtype, session, blob, model in self._db.execute(
-            "SELECT seq, user_id, memory_type, session_id, embedding, embedding_model FROM memories ORDER BY seq"
+            "SELECT seq, user_id, memory_type, session_id, embedding, embedding_model FROM memories"
+            " WHERE invalid_at IS NULL ORDER BY seq"
         ):
             vec = np.frombuffer(blob, dtype=np.float32)
             if model != self.embedding_model or vec.shape[0] != self.dim:
@@ -390,7 +470,8 @@ class MemoryStore:
     def reembed_stale(self, embed) -> int:
         """Re-embed rows written under a different embedding model (called once at start-up)."""
         rows = self._db.execute(
-            "SELECT seq, user_id, memory_type, session_id, content FROM memories WHERE embedding_model != ?",
+            "SELECT seq, user_id, memory_type, session_id, content, invalid_at FROM memories"
+            " WHERE embedding_model != ?",
             (self.embedding_model,),
         ).fetchall()
         for start in range(0, len(rows), 256):
@@ -409,7 +490,8 @@ class MemoryStore:
                     self._db.execute("ROLLBACK")
                     raise
                 for r, v in zip(batch, vecs):
-                    self._user_vectors(r[1]).add(r[0], v, r[2], r[3])
+                    if r[5] is None:  # only current memories are searchable
+                        self._user_vectors(r[1]).add(r[0], v, r[2], r[3])
         if rows:
             logger.info("Re-embedded %d memories with %s", len(rows), self.embedding_model)
         self.stale_vectors = 0
@@ -430,45 +512,159 @@ class MemoryStore:
 
     # -- writes ----------------------------------------------------------------------------
 
-    def add(
-        self, memory: NewMemory, vector: np.ndarray, *, dedup_threshold: float | None = 0.9
-    ) -> tuple[MemoryRecord, bool]:
-        """Store ``memory`` unless the user already has it. Returns (record, created).
+    def write(
+        self,
+        memory: NewMemory,
+        vector: np.ndarray,
+        *,
+        dedup_threshold: float | None = 0.9,
+        check_updates: bool = True,
+    ) -> Written:
+        """Store ``memory`` unless the user already has it, superseding what it contradicts.
 
-        A duplicate is the same text up to case, spacing and punctuation, or (with a threshold) a
-        stored memory at least that cosine-similar *and* with the same topic words ("ships on
-        Friday" vs "ships on Fridays") — similarity alone would merge facts that differ only in a
-        number or a name. Checking and inserting happen under one lock, so two concurrent adds of
-        the same fact store it once.
+        A duplicate (``SKIP_DUPLICATE``) is the same text up to case, spacing and punctuation; or
+        (with a threshold) a current memory at least that cosine-similar *and* with the same topic
+        words ("ships on Friday" vs "ships on Fridays") — similarity alone would merge facts that
+        differ only in a number or a name; or (with ``check_updates``) the same slot and value
+        ("now lives in Lyon" after "lives in Lyon"). With ``check_updates``, the current memories
+        the new one contradicts (``slots.supersedes``) — looked up by slot and among its nearest
+        vector neighbours — get ``invalid_at`` and ``superseded_by`` in the same transaction as
+        the insert (``SUPERSEDE``). Checking and writing happen under one lock, so two concurrent
+        writes of the same fact store it once.
         """
         norm = normalise_text(memory.content)
         vector = np.asarray(vector, dtype=np.float32)
+        statement = slots.read(memory.content) if check_updates else None
+        if statement is not None:
+            memory.slot = statement.slot
         with self._lock:
             row = self._db.execute(
-                f"SELECT {_COLUMNS} FROM memories WHERE user_id = ? AND norm = ? LIMIT 1",
+                f"SELECT {_COLUMNS} FROM memories WHERE user_id = ? AND norm = ? AND invalid_at IS NULL LIMIT 1",
                 (memory.user_id, norm),
             ).fetchone()
-            if row is None and dedup_threshold is not None:
+            if row is not None:
+                return Written("SKIP_DUPLICATE", _record(row))
+            near = self._user_vectors(memory.user_id).search(vector, NEIGHBOURS, None, None)
+            # Without the update checks only near-duplicates matter: fetch just those rows.
+            floor = NEIGHBOUR_MIN_SIMILARITY if statement is not None else (dedup_threshold or 2.0)
+            neighbours = self.fetch([seq for seq, sim in near if sim >= floor])
+            if dedup_threshold is not None:
                 key = content_key(memory.content)
-                for seq, sim in self._user_vectors(memory.user_id).search(vector, 5, None, None):
+                for seq, sim in near[:5]:
                     if sim < dedup_threshold:
                         break
-                    candidate = self._db.execute(f"SELECT {_COLUMNS} FROM memories WHERE seq = ?", (seq,)).fetchone()
-                    if candidate is not None and content_key(candidate[3]) == key:
-                        row = candidate
-                        break
-            if row is not None:
-                return _record(row), False
-            return self._insert_many([memory], [vector])[0], True
+                    candidate = neighbours.get(seq)
+                    if candidate is not None and content_key(candidate.content) == key:
+                        return Written("SKIP_DUPLICATE", candidate)
+            replaced: list[MemoryRecord] = []
+            if statement is not None:
+                for old in self._candidates(memory.user_id, statement.slot, neighbours):
+                    said = slots.read(old.content)
+                    if slots.same_fact(statement, said):
+                        return Written("SKIP_DUPLICATE", old)
+                    if slots.supersedes(statement, said):
+                        replaced.append(old)
+            record = self._insert_many([memory], [vector], supersede=[r.seq for r in replaced])[0]
+            for old in replaced:
+                old.invalid_at, old.superseded_by = record.created_at, record.id
+            return Written("SUPERSEDE" if replaced else "ADD", record, replaced)
+
+    def add(
+        self, memory: NewMemory, vector: np.ndarray, *, dedup_threshold: float | None = 0.9
+    ) -> tuple[MemoryRecord, bool]:
+        """``write`` with the update checks on, answered as (record, created) — the pre-versioning API."""
+        written = self.write(memory, vector, dedup_threshold=dedup_threshold)
+        assert written.record is not None
+        return written.record, written.event != "SKIP_DUPLICATE"
+
+    def retract(self, user_id: str, text: str, vector: np.ndarray) -> Written:
+        """Invalidate the current memory that ``text`` withdraws ("no longer …", "forget that …").
+
+        The closest match by ``slots.retracts`` among the user's memories in the slot it names
+        and its nearest vector neighbours is marked not current (``INVALIDATE``); nothing new
+        is stored. With no match nothing changes (``NONE``)."""
+        statement = slots.read(text)
+        with self._lock:
+            near = self._user_vectors(user_id).search(np.asarray(vector, dtype=np.float32), NEIGHBOURS, None, None)
+            neighbours = self.fetch([seq for seq, _ in near])
+            scored = []
+            for old in self._candidates(user_id, slots.retraction_slot(statement), neighbours):
+                cost = slots.retracts(statement, slots.read(old.content))
+                if cost is not None:
+                    scored.append((cost, old))
+            if not scored:
+                return Written("NONE", None)
+            best = min(cost for cost, _ in scored)
+            replaced = [old for cost, old in scored if cost == best]
+            now = _now()
+            self._invalidate([r.seq for r in replaced], now, None)
+            for old in replaced:
+                old.invalid_at = now
+            return Written("INVALIDATE", None, replaced)
+
+    def _candidates(
+        self, user_id: str, slot: str | None, neighbours: dict[int, MemoryRecord]
+    ) -> list[MemoryRecord]:
+        """The user's current memories in ``slot`` (an index lookup), then the vector neighbours."""
+        found: dict[int, MemoryRecord] = {}
+        if slot is not None:
+            for row in self._db.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE user_id = ? AND slot = ? AND invalid_at IS NULL"
+                " ORDER BY seq DESC LIMIT 50",
+                (user_id, slot),
+            ):
+                found[row[0]] = _record(row)
+        for seq, record in neighbours.items():
+            found.setdefault(seq, record)
+        return [r for r in found.values() if r.is_current]
+
+    def _invalidate(self, seqs: Sequence[int], at: float, superseded_by: str | None, *, in_transaction=False) -> None:
+        """Mark rows not current and take them out of the search indexes (caller holds the lock)."""
+        if not seqs:
+            return
+        if not in_transaction:
+            self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.executemany(
+                "UPDATE memories SET invalid_at = ?, superseded_by = ? WHERE seq = ? AND invalid_at IS NULL",
+                [(at, superseded_by, s) for s in seqs],
+            )
+            self._db.executemany("DELETE FROM memories_fts WHERE rowid = ?", [(s,) for s in seqs])
+            if not in_transaction:
+                self._db.execute("COMMIT")
+        except BaseException:
+            if not in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        if not in_transaction:  # else the caller does this once its transaction has committed
+            self._after_invalidate(seqs)
+
+    def _after_invalidate(self, seqs: Sequence[int]) -> None:
+        users = {r[0] for r in self._db.execute(
+            f"SELECT DISTINCT user_id FROM memories WHERE seq IN ({','.join('?' * len(seqs))})", tuple(seqs))}
+        self._fts_rows -= len(seqs)
+        for user in users:
+            index = self._vectors.get(user)
+            if index is not None:
+                for s in seqs:
+                    index.remove(s)
+            for cached in [k for k in self._attr_cache if k[0] == user]:
+                del self._attr_cache[cached]
 
     def add_unchecked(self, memories: Sequence[NewMemory], vectors: np.ndarray) -> list[MemoryRecord]:
         """Bulk insert in one transaction, without dedup (bench and import use)."""
         with self._lock:
             return self._insert_many(memories, vectors)
 
-    def _insert_many(self, memories: Sequence[NewMemory], vectors) -> list[MemoryRecord]:
+    def _insert_many(
+        self, memories: Sequence[NewMemory], vectors, *, supersede: Sequence[int] = ()
+    ) -> list[MemoryRecord]:
+        """Insert in one transaction; with ``supersede``, the first new memory replaces those rows."""
         out: list[MemoryRecord] = []
-        now = time.time()
+        now = _now()
+        for m in memories:
+            if m.slot is None:
+                m.slot = slots.slot_of(m.content)
         self._db.execute("BEGIN IMMEDIATE")
         try:
             for m, vec in zip(memories, vectors):
@@ -477,7 +673,7 @@ class MemoryStore:
                 cur = self._db.execute(
                     "INSERT INTO memories (id, user_id, content, norm, gist, memory_type, app_name, metadata,"
                     " categories, tags, project, session_id, attributes, infer, created_at, embedding,"
-                    " embedding_model) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    " embedding_model, slot) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         mid,
                         m.user_id,
@@ -496,6 +692,7 @@ class MemoryStore:
                         now,
                         vec.tobytes(),
                         self.embedding_model,
+                        m.slot,
                     ),
                 )
                 seq = cur.lastrowid
@@ -509,13 +706,17 @@ class MemoryStore:
                         memory_type=m.memory_type, app_name=m.app_name, metadata=m.metadata,
                         categories=list(m.categories), tags=list(m.tags), project=m.project,
                         session_id=m.session_id, attributes=dict(m.attributes), infer=m.infer,
-                        created_at=now,
+                        created_at=now, slot=m.slot,
                     )
                 )
+            if supersede:
+                self._invalidate(supersede, now, out[0].id, in_transaction=True)
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
+        if supersede:
+            self._after_invalidate(supersede)
         self._fts_rows += len(out)
         for rec in out:
             for key, value in rec.attributes.items():
@@ -529,16 +730,14 @@ class MemoryStore:
         """Delete the user's memories among ``ids``; other users' ids are silently not touched."""
         ids = list(dict.fromkeys(ids))
         with self._lock:
-            seqs = []
+            rows: list[tuple[int, float | None]] = []
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
                 marks = ",".join("?" * len(chunk))
-                seqs += [
-                    r[0]
-                    for r in self._db.execute(
-                        f"SELECT seq FROM memories WHERE user_id = ? AND id IN ({marks})", (user_id, *chunk)
-                    )
-                ]
+                rows += self._db.execute(
+                    f"SELECT seq, invalid_at FROM memories WHERE user_id = ? AND id IN ({marks})", (user_id, *chunk)
+                ).fetchall()
+            seqs = [seq for seq, _ in rows]
             if not seqs:
                 return 0
             self._db.execute("BEGIN IMMEDIATE")
@@ -549,7 +748,7 @@ class MemoryStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._fts_rows -= len(seqs)
+            self._fts_rows -= sum(1 for _, invalid_at in rows if invalid_at is None)
             for cached in [k for k in self._attr_cache if k[0] == user_id]:
                 del self._attr_cache[cached]
             index = self._user_vectors(user_id)
@@ -583,9 +782,13 @@ class MemoryStore:
         memory_type: str | None = None,
         app: str | None = None,
         categories: Sequence[str] = (),
-        created_before: float | None = None,
+        as_of: float | None = None,
+        include_superseded: bool = False,
     ) -> tuple[list[MemoryRecord], int]:
-        """One page of the user's memories, newest first, and the total count."""
+        """One page of the user's memories, newest first, and the total count.
+
+        Current memories only, unless ``include_superseded``; with ``as_of`` (Unix seconds), the
+        memories that were current at that time (valid from before it, not yet replaced then)."""
         where = ["user_id = ?"]
         args: list[Any] = [user_id]
         if memory_type is not None:
@@ -594,9 +797,11 @@ class MemoryStore:
         if app is not None:
             where.append("app_name = ?")
             args.append(app)
-        if created_before is not None:
-            where.append("created_at <= ?")
-            args.append(created_before)
+        if as_of is not None:
+            where.append("created_at <= ? AND (invalid_at IS NULL OR invalid_at > ?)")
+            args += [as_of, as_of]
+        elif not include_superseded:
+            where.append("invalid_at IS NULL")
         for cat in categories:
             where.append("EXISTS (SELECT 1 FROM json_each(memories.categories) WHERE value = ?)")
             args.append(cat)
@@ -731,7 +936,7 @@ class MemoryStore:
             if (user_id, key) in self._attr_cache:
                 return self._attr_cache[(user_id, key)]
             row = self._db.execute(
-                f"SELECT json_extract(attributes, '$.{key}') FROM memories WHERE user_id = ?"
+                f"SELECT json_extract(attributes, '$.{key}') FROM memories WHERE user_id = ? AND invalid_at IS NULL"
                 f" AND json_extract(attributes, '$.{key}') IS NOT NULL ORDER BY seq DESC LIMIT 1",
                 (user_id,),
             ).fetchone()

@@ -54,6 +54,7 @@ CASES = [
     ("GET", "/api/v1/memories", None, {"user_id": "u", "page": "0"}, 400, "page", "between"),
     ("GET", "/api/v1/memories", None, {"user_id": "u", "page": "two"}, 400, "page", "integer"),
     ("GET", "/api/v1/memories", None, {"user_id": "u", "as_of": "yesterday"}, 400, "as_of", "ISO 8601"),
+    ("GET", "/api/v1/memories", None, {"user_id": "u", "include_superseded": "yes"}, 400, "include_superseded", '"true" or "false"'),
     ("GET", "/api/v1/memories/some-id", None, {}, 400, "validation_error", "user_id"),
     ("GET", "/api/v1/nothing-here", None, {}, 404, "not_found", "route"),
     ("PUT", "/api/v1/memories", {"user_id": "u"}, None, 405, "method_not_allowed", "Method"),

@@ -54,7 +54,8 @@ def test_near_duplicates_need_the_same_topic_words(embedder):
     store = MemoryStore(None, embedding_model=embedder.model, dim=embedder.dim)
 
     def add(text: str) -> bool:
-        return store.add(NewMemory(user_id="u", content=text, memory_type="semantic"), embedder.embed([text])[0])[1]
+        written = store.write(NewMemory(user_id="u", content=text, memory_type="semantic"), embedder.embed([text])[0])
+        return written.event != "SKIP_DUPLICATE"
 
     assert add("Alex ships on Fridays")
     assert not add("Alex ships on Friday.")  # same fact

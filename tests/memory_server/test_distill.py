@@ -79,3 +79,21 @@ def test_the_stored_name_follows_the_user_and_is_forgotten_with_the_memory(serve
         client.delete([named.id])
         assert client.add_conversation([ChatMessage("user", "I like owls.")]).results[0].memory == \
             "The user likes owls."
+
+
+def test_forget_requests_become_withdrawals_not_facts():
+    from lesson_utils.memory_server.distill import Turn, distill
+
+    [fact] = distill([Turn("user", "Please forget that I rehearse on Tuesdays.")], known_name="Kofi")
+    assert fact.forget and fact.text == "Kofi rehearses on Tuesdays."
+    [kept] = distill([Turn("user", "Don't forget that I rehearse on Tuesdays.")], known_name="Kofi")
+    assert not kept.forget and kept.text == "Kofi rehearses on Tuesdays."  # the opposite request
+    [address] = distill([Turn("user", "Forget my address")])
+    assert address.forget and address.text == "The user's address."
+
+
+def test_a_ceasing_clause_and_a_lead_in_keep_their_subject():
+    from lesson_utils.memory_server.distill import Turn, distill
+
+    facts = distill([Turn("user", "Quick update: I no longer work at Initech, I work at Hooli now.")], known_name="Ife")
+    assert [f.text for f in facts] == ["Ife no longer works at Initech.", "Ife works at Hooli now."]

@@ -134,3 +134,38 @@ def test_degraded_health_is_503_with_a_normal_body(embedder):
             assert health.status == "degraded"
             assert health.checks["embeddings"]["ok"] is False
             assert "model unavailable" in health.checks["embeddings"]["error"]
+
+
+async def test_knowledge_update_fields_and_flags_through_the_sdk(server, http):
+    """Every field and flag of knowledge updates, read and sent by the official SDK unchanged."""
+    async with CortadelClient(server.url, "ravi") as client:
+        [lyon] = (await client.add_conversation([ChatMessage("user", "I live in Lyon.")])).results
+        [porto] = (await client.add_conversation([ChatMessage("user", "I moved to Porto.")])).results
+        assert (lyon.event, porto.event) == ("ADD", "SUPERSEDE") and porto.id != lyon.id
+
+        old, new = await client.get(lyon.id), await client.get(porto.id)
+        assert (old.is_current, old.superseded_by) == (False, porto.id)
+        assert old.invalid_at.endswith("Z") and old.valid_at.endswith("Z")
+        assert (new.is_current, new.superseded_by, new.invalid_at) == (True, None, None)
+
+        current = await client.list()
+        assert [(i.id, i.is_current, i.invalid_at) for i in current.items] == [(porto.id, True, None)]
+        history = await client.list(ListOptions(include_superseded=True))  # sent as include_superseded=true
+        assert [(i.id, i.is_current) for i in history.items] == [(porto.id, True), (lyon.id, False)]
+        assert history.items[1].invalid_at == old.invalid_at and history.items[1].valid_at == old.valid_at
+
+        created = await client.add("Ravi has relocated to Faro")
+        assert created.event == "SUPERSEDE" and (await client.get(porto.id)).superseded_by == created.id
+
+        [withdrawn] = (await client.add_conversation([ChatMessage("user", "Forget that I live in Faro.")])).results
+        assert withdrawn.event == "INVALIDATE" and withdrawn.id is None and withdrawn.memory == "Ravi has relocated to Faro"
+        [unmatched] = (await client.add_conversation([ChatMessage("user", "Forget that I own a boat.")])).results
+        assert unmatched.event == "NONE" and unmatched.id is None
+        assert (await client.list()).items == []
+        assert (await client.list(ListOptions(include_superseded=True))).total == 3
+
+    # ListOptions in SDK 1.2.0 has no as_of (the generated transport's query parameters do), so
+    # as_of is checked on the wire: the contract's query parameter, ISO 8601 in, history out.
+    before_faro = old.invalid_at
+    listed = http.get("/api/v1/memories", params={"user_id": "ravi", "as_of": before_faro}).json()
+    assert [i["id"] for i in listed["items"]] == [porto.id]

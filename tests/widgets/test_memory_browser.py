@@ -6,15 +6,20 @@ from typing import Any
 
 import httpx
 import pytest
-from cortadel import ListOptions, MemoryList, MemoryListItem, SearchHit, SearchOptions, SearchResults
+from cortadel import (
+    ListOptions, MemoryDetail, MemoryList, MemoryListItem, SearchHit, SearchOptions, SearchResults,
+)
 
 from lesson_utils.widgets import MemoryBrowser
 
 
 class FakeCortadel:
-    """Per-user memories in a dict; behaves like ``cortadel.CortadelClient`` for list/search/delete."""
+    """Per-user memories in a dict; behaves like ``cortadel.CortadelClient`` for list/search/get/delete.
+
+    ``replaced`` maps an outdated memory's id to the id that superseded it (None: withdrawn)."""
 
     store: dict[str, dict[str, str]] = {}
+    replaced: dict[str, str | None] = {}
     opened: list[tuple[str, str, str | None]] = []
 
     def __init__(self, base_url: str, user_id: str, api_key: str | None) -> None:
@@ -28,7 +33,9 @@ class FakeCortadel:
         return None
 
     async def list(self, options: ListOptions | None = None) -> MemoryList:
-        items = [MemoryListItem(id=k, content=v, created_at=0) for k, v in self.store.get(self.user_id, {}).items()]
+        history = bool(options and options.include_superseded)
+        items = [MemoryListItem(id=k, content=v, created_at=0, is_current=k not in self.replaced)
+                 for k, v in self.store.get(self.user_id, {}).items() if history or k not in self.replaced]
         size = options.size if options else 20
         return MemoryList(items=items[:size], total=len(items), page=1, size=size, pages=1)
 
@@ -41,10 +48,18 @@ class FakeCortadel:
         ]
         return SearchResults(query=query, results=hits, total=len(hits))
 
+    async def get(self, memory_id: str) -> MemoryDetail | None:
+        text = self.store.get(self.user_id, {}).get(memory_id)
+        if text is None:
+            return None
+        return MemoryDetail(id=memory_id, text=text, created_at=0, is_current=memory_id not in self.replaced,
+                            superseded_by=self.replaced.get(memory_id))
+
     async def delete(self, memory_ids: Any) -> str:
         for memory_id in memory_ids:
             self.store[self.user_id].pop(memory_id)
-        return "Memories deleted successfully"
+        n = len(memory_ids)
+        return f"Deleted {n} memor{'y' if n == 1 else 'ies'}."  # what the server answers
 
 
 @pytest.fixture(autouse=True)
@@ -53,6 +68,7 @@ def memories() -> None:
         "alex": {"m1": "Alex ships on Fridays", "m2": "Alex likes teal", "m3": "Alex lives in Oslo"},
         "kim": {"k1": "Kim ships on Mondays"},
     }
+    FakeCortadel.replaced = {}
     FakeCortadel.opened = []
 
 
@@ -90,8 +106,30 @@ async def test_delete_selected_removes_it_and_reloads_the_view() -> None:
     b.delete_button.click()
     assert await b.last_task is True
     assert [r.id for r in b.rows] == ["m1", "m3"]
-    assert "Deleted 1 memory" in b.status.value
+    assert b.status.value.count("Deleted") == 1 and "Deleted 1 memory." in b.status.value
     assert FakeCortadel.store["kim"] == {"k1": "Kim ships on Mondays"}, "another user's memories are untouched"
+
+
+async def test_history_greys_superseded_memories_with_what_replaced_them() -> None:
+    FakeCortadel.store["alex"].update({"m4": "Alex lives in Porto", "m5": "Alex ships on Mondays"})
+    FakeCortadel.replaced = {"m3": "m4", "m1": None}  # Oslo → Porto; Fridays withdrawn
+    b = browser()
+    rows = await b.refresh()
+    by_id = {r.id: r for r in rows}
+    assert by_id["m3"].is_current is False and by_id["m3"].replaced_by == "Alex lives in Porto"
+    assert by_id["m1"].is_current is False and by_id["m1"].superseded_by is None
+    assert by_id["m4"].is_current and by_id["m2"].is_current
+    table = b.table.value
+    assert "<s>Alex lives in Oslo</s>" in table and "replaced by “Alex lives in Porto”" in table
+    assert "<s>Alex ships on Fridays</s>" in table and "withdrawn" in table
+    assert "<s>Alex lives in Porto</s>" not in table and table.count("lesson-memory-superseded") == 2
+    assert "2 no longer current" in b.status.value
+    labels = dict((value, label) for label, value in b.selection.options)
+    assert "(superseded)" in labels["m3"] and "(withdrawn)" in labels["m1"] and "(" not in labels["m4"]
+
+    b.history.value = False  # the checkbox re-lists without the history
+    await b.last_task
+    assert sorted(r.id for r in b.rows) == ["m2", "m4", "m5"] and "lesson-memory-superseded" not in b.table.value
 
 
 async def test_delete_with_nothing_selected_does_nothing() -> None:
@@ -136,7 +174,17 @@ async def test_against_the_local_memory_server_through_the_official_sdk() -> Non
 
         b.selection.value = (hits[0].id,)
         assert await b.delete_selected() is True
+        assert b.status.value.count("Deleted 1 memory.") == 1  # said once, not "Deleted 1 memory. Deleted 1 memory."
         assert [r.content for r in await b.refresh()] == ["Alex's favourite colour is teal"]
+
+        async with CortadelClient(server.url, "alex", api_key="key-alex") as alex:
+            assert (await alex.add("Alex's favourite colour is orange")).event == "SUPERSEDE"
+        rows = await b.refresh()
+        assert [(r.content, r.is_current, r.replaced_by) for r in rows] == [
+            ("Alex's favourite colour is orange", True, None),
+            ("Alex's favourite colour is teal", False, "Alex's favourite colour is orange"),
+        ]
+        assert "<s>Alex&#x27;s favourite colour is teal</s>" in b.table.value
 
         intruder = MemoryBrowser(server.url, "alex", api_key="wrong-key")
         assert await intruder.refresh() == []

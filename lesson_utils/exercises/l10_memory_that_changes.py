@@ -1,0 +1,77 @@
+"""Lesson 10's exercise: make a new fact supersede an old one, and find the old one again.
+
+The learner writes ``async def move(client, new_city)`` with the official ``cortadel`` SDK. The
+check starts a throwaway local memory server, tells it (as the user, through a conversation)
+where the user lives now, hands the learner an SDK client for that user, and then asks the
+server — not the learner's code — what happened:
+
+* search must find only the new city (the new fact superseded the old one);
+* the old fact must still be stored, with ``is_current=False`` and ``superseded_by`` pointing
+  at the new one (superseded, not deleted);
+* the learner's return value must be that old memory (found again through the history), not
+  the current one.
+
+The cities are drawn at random, so an answer that hard-codes Lyon and Porto does not pass.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ._registry import Hint, call_learner, exercise
+
+CITIES = ("Lyon", "Porto", "Tallinn", "Quito", "Gdansk", "Valencia", "Leipzig", "Bergen", "Kyoto", "Tucson")
+
+
+def _id_of(answer: Any) -> str | None:
+    """The memory id in what the learner returned: an SDK item, a detail, a dict or the id itself."""
+    if isinstance(answer, str):
+        return answer
+    if isinstance(answer, dict):
+        return answer.get("id")
+    return getattr(answer, "id", None)
+
+
+@exercise("10.supersede_and_find", title="Supersede a fact, then find the old one again")
+async def check_supersede_and_find(move: Any) -> None:
+    from cortadel import ChatMessage, CortadelClient, ListOptions, SearchOptions
+
+    from lesson_utils.memory_server import start_memory_server
+
+    if not callable(move):
+        raise Hint("pass your function itself: check('10.supersede_and_find', move)")
+    old_city, new_city = random.sample(CITIES, 2)
+    with start_memory_server() as server:
+        async with CortadelClient(server.url, "learner") as client:
+            seeded = await client.add_conversation([ChatMessage("user", f"I live in {old_city}. I like tea.")])
+            old_id = next(r.id for r in seeded.results if old_city in (r.memory or ""))
+            answer = await call_learner(move, client, new_city, what="`move(client, new_city)`")
+
+            hits = (await client.search("Where does the user live?", SearchOptions(top_k=5))).results
+            history = (await client.list(ListOptions(include_superseded=True, size=100))).items
+            old = await client.get(old_id)
+
+        if old is None or all(old_city not in item.content for item in history):
+            raise Hint(f"the fact that the user lived in {old_city} is gone: deleting it loses the history. "
+                       "Just store the new fact; the server supersedes the old one and keeps it")
+        if not any(new_city in hit.content for hit in hits):
+            raise Hint(f"search does not find {new_city}: store the move as a fact about the user, "
+                       f"e.g. client.add('I live in {new_city} now')")
+        if any(old_city in hit.content for hit in hits) or old.is_current is not False:
+            raise Hint(f"search still finds {old_city}: the new fact did not supersede the old one. "
+                       "Store it with inference on (no infer=False) so the server checks it against current facts")
+        returned = _id_of(answer)
+        if returned is None:
+            raise Hint("return the old memory you found (an item from client.list, or its id). "
+                       "A plain list shows current memories only: pass ListOptions(include_superseded=True)")
+        if returned != old_id:
+            mentioned = next((item for item in history if item.id == returned), None)
+            if mentioned is not None and mentioned.is_current:
+                raise Hint("that is the current memory. In the history the old one has is_current=False: "
+                           "check that field instead of relying on the order of the list")
+            raise Hint(f"that is not the superseded memory about {old_city}: list with "
+                       "ListOptions(include_superseded=True) and pick the item whose is_current is False")
+        if old.superseded_by is None or all(new_city not in item.content for item in history
+                                            if item.id == old.superseded_by):
+            raise Hint(f"the old memory is no longer current, but not superseded by the fact about {new_city}")
