@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lesson_utils.evaluation import (  # noqa: E402
+from lesson_utils.evaluation import (
     ALL_MODES, DatasetError, check_floors, load_floors, load_longmemeval, load_synthetic, run_scorecard,
 )
 

@@ -40,12 +40,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lesson_utils.memory_server import search as search_mod  # noqa: E402
-from lesson_utils.memory_server.auth import ApiKeys  # noqa: E402
-from lesson_utils.memory_server.embeddings import default_embedder  # noqa: E402
-from lesson_utils.memory_server.server import MemoryServer, bind_socket  # noqa: E402
-from lesson_utils.memory_server.service import MemoryService  # noqa: E402
-from lesson_utils.memory_server.store import IVF_MIN_VECTORS, MemoryStore, NewMemory  # noqa: E402
+from lesson_utils.memory_server import search as search_mod
+from lesson_utils.memory_server.auth import ApiKeys
+from lesson_utils.memory_server.embeddings import default_embedder
+from lesson_utils.memory_server.server import MemoryServer, bind_socket
+from lesson_utils.memory_server.service import MemoryService
+from lesson_utils.memory_server.store import IVF_MIN_VECTORS, MemoryStore, NewMemory
 
 EVAL = ROOT / "tests" / "memory_server" / "data" / "recall_eval.json"
 NAMES = "Alex Sam Priya Jonas Mei Tomas Ines Kofi Lena Omar Yuki Clara Ravi Noor Elena Felix".split()
@@ -67,7 +67,7 @@ def synthetic_text(i: int, rng: random.Random) -> str:
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def build_store(size: int, pool_vectors: np.ndarray, rng: random.Random, path: Path, dim: int, model: str):
@@ -151,7 +151,7 @@ def write_cost(store, embedder, n: int = 60) -> dict[str, float]:
             texts = [f"The user lives in {CITIES[i % len(CITIES)]}, district {base + i}" for i in range(n)]
         runs[(label, checks)] = texts
     everything = [t for texts in runs.values() for t in texts]
-    vectors = dict(zip(everything, embedder.embed(everything)))
+    vectors = dict(zip(everything, embedder.embed(everything), strict=True))
     out = {}
     for (label, checks), texts in runs.items():
         times = []

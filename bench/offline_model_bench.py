@@ -54,18 +54,19 @@ async def bench(rounds: int, sizes: list[int]) -> None:
         session = agent.create_session()
         session.state["in_memory"] = {"messages": list(history)}
 
-        async def direct() -> None:
+        # Each case binds this size's objects as defaults: the closures are timed in this iteration only.
+        async def direct(client=client, history=history) -> None:
             await client.get_response([*history, Message("user", ["When do I ship?"])])
 
-        async def run_session() -> None:
+        async def run_session(agent=agent, session=session, history=history) -> None:
             session.state["in_memory"] = {"messages": list(history)}
             await agent.run("When do I ship?", session=session)
 
-        async def run_stream() -> None:
+        async def run_stream(agent=agent, session=session, history=history) -> None:
             session.state["in_memory"] = {"messages": list(history)}
             await agent.run("When do I ship?", session=session, stream=True).get_final_response()
 
-        async def run_tool() -> None:
+        async def run_tool(tool_agent=tool_agent) -> None:
             await tool_agent.run("When do I water the plants?")
 
         cases: dict[str, Callable[[], Awaitable[None]]] = {

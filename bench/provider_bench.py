@@ -58,12 +58,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agent_framework import Agent  # noqa: E402
-from cortadel import SearchOptions  # noqa: E402
+from agent_framework import Agent
+from cortadel import SearchOptions
 
-from lesson_utils.cortadel import CortadelContextProvider, CortadelMemoryClient  # noqa: E402
-from lesson_utils.cortadel.gating import BOTH_ARMS_FLOOR  # noqa: E402
-from lesson_utils.models import OfflineChatClient  # noqa: E402
+from lesson_utils.cortadel import CortadelContextProvider, CortadelMemoryClient
+from lesson_utils.cortadel.gating import BOTH_ARMS_FLOOR
+from lesson_utils.models import OfflineChatClient
 
 NAMES = "Alex Priya Kenji Lisa Omar Zoe Ben Ana Sam Ivy Noah Mia Leo Ava Raj Eva Tom Uma Kai Nia".split()
 FACTS = [
@@ -274,7 +274,7 @@ async def hooks_only(turns: int = 2000) -> list[float]:
 
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def main() -> int:

@@ -39,8 +39,8 @@ from agent_framework import AgentSession, Message
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lesson_utils.persistence import SqliteSessionStore, session_from_json, session_to_json  # noqa: E402
-from lesson_utils.scaling import RedisSessionStore, history_providers, redis_for_lesson  # noqa: E402
+from lesson_utils.persistence import SqliteSessionStore, session_from_json, session_to_json
+from lesson_utils.scaling import RedisSessionStore, history_providers, redis_for_lesson
 
 USER = "Could you remind me what we decided about the trip to Porto in May?"
 REPLY = (

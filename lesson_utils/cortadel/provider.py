@@ -254,9 +254,10 @@ class CortadelContextProvider(ContextProvider):
         self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict[str, Any]
     ) -> None:
         """Persist: hand the finished turn's own words to Cortadel's ``add_conversation``."""
-        if not self.store_turns or turn_failed(context.response):  # a failed turn is not stored
+        response = context.response
+        if not self.store_turns or response is None or turn_failed(response):  # a failed turn is not stored
             return
-        turn = fit_messages(ingestible([*context.input_messages, *context.response.messages]))  # no feedback loop
+        turn = fit_messages(ingestible([*context.input_messages, *response.messages]))  # no feedback loop
         if not turn:
             return
         options = ConversationOptions(
@@ -284,7 +285,7 @@ class CortadelContextProvider(ContextProvider):
         try:
             results = await self._client.search(query, options)
             return self.recall_policy.select(results.results or [])  # a client that returns garbage fails here, open
-        except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
+        except Exception as error:
             self._reporter.report(error, "search")
             return []
 
@@ -334,8 +335,8 @@ class CortadelContextProvider(ContextProvider):
         for batch in batch_messages(turn):
             try:
                 await self._client.add_conversation(batch, options)
-            except Exception as error:  # noqa: BLE001 - fail open; CancelledError is not an Exception
+            except Exception as error:
                 failures.append(error)
-        for i, error in enumerate(failures):
+        for i, failure in enumerate(failures):
             last = i == len(failures) - 1
-            self._reporter.report(error, "add_conversation", can_raise=can_raise and last)
+            self._reporter.report(failure, "add_conversation", can_raise=can_raise and last)

@@ -45,7 +45,9 @@ async def check_supersede_and_find(move: Any) -> None:
     with start_memory_server() as server:
         async with CortadelClient(server.url, "learner") as client:
             seeded = await client.add_conversation([ChatMessage("user", f"I live in {old_city}. I like tea.")])
-            old_id = next(r.id for r in seeded.results if old_city in (r.memory or ""))
+            old_id = next((r.id for r in seeded.results or [] if r.id and old_city in (r.memory or "")), None)
+            if old_id is None:  # the check's own set-up: the server must have stored the seeded fact
+                raise RuntimeError(f"the server stored no fact for 'I live in {old_city}'")
             answer = await call_learner(move, client, new_city, what="`move(client, new_city)`")
 
             hits = (await client.search("Where does the user live?", SearchOptions(top_k=5))).results

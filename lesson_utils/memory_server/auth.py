@@ -10,7 +10,7 @@ that names a different user is refused with 403. ``/api/health`` stays open.
 from __future__ import annotations
 
 import hmac
-from typing import Mapping
+from collections.abc import Mapping
 
 
 class AuthError(Exception):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
 
 from .store import normalise_text
 
@@ -120,7 +120,7 @@ _ADVERBS = (
     "typically only currently actually definitely absolutely totally seriously honestly mainly "
     "occasionally frequently seldom recently now already even"
 ).split()
-_ADVERB_RE = "|".join(_ADVERBS + ["no longer"])
+_ADVERB_RE = "|".join([*_ADVERBS, "no longer"])
 _UNCHANGED_VERBS = frozenset(
     """can could will would should must might may shall had did was used cannot ought went got made took
     came saw bought met left began grew ate drank ran wrote said told felt knew thought found gave lost won

@@ -28,7 +28,7 @@ _STATIC_PATH = "/docs/static"
 @functools.cache
 def contract() -> dict[str, Any]:
     """Cortadel's OpenAPI document, as shipped with this package."""
-    text = resources.files(__package__).joinpath("data", CONTRACT_FILE).read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath("data").joinpath(CONTRACT_FILE).read_text(encoding="utf-8")
     return json.loads(text)
 
 

@@ -20,7 +20,8 @@ import re
 import threading
 from importlib import resources
 from pathlib import Path
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Protocol, runtime_checkable
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -80,7 +81,7 @@ def _verified(path: Path, expected: str, what: str) -> Path:
 
 def tokenizer_path() -> Path:
     """The vendored BERT-uncased tokenizer.json (see data/NOTICE.txt for origin and licence)."""
-    return Path(str(resources.files("lesson_utils.memory_server").joinpath("data", TOKENIZER_FILE)))
+    return Path(str(resources.files("lesson_utils.memory_server").joinpath("data").joinpath(TOKENIZER_FILE)))
 
 
 def model_path() -> Path:

@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 from pathlib import Path
-from typing import Mapping
+from collections.abc import Mapping
 
 import httpx
 import uvicorn
@@ -88,7 +88,7 @@ class MemoryServer:
     def _run(self) -> None:
         try:
             asyncio.run(self._server.serve(sockets=[self._sock]))
-        except BaseException as exc:  # noqa: BLE001 - reported by _wait_healthy / stop
+        except BaseException as exc:
             self._error = exc
             logger.exception("Memory server at %s stopped with an error", self.url)
 
@@ -135,13 +135,13 @@ class MemoryServer:
             pass
         self.service.store.close()
 
-    def __enter__(self) -> "MemoryServer":
+    def __enter__(self) -> MemoryServer:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
-    async def __aenter__(self) -> "MemoryServer":
+    async def __aenter__(self) -> MemoryServer:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:

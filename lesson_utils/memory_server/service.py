@@ -26,7 +26,8 @@ import logging
 import math
 import time
 from datetime import datetime, timezone
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from . import classify, search as search_mod, slots
 from .auth import ApiKeys, resolve_user
@@ -95,8 +96,8 @@ class MemoryService:
         try:
             db_ms = self.store.ping()
             checks["memgraph"] = _drop_none({"ok": True, "url": f"sqlite:///{self.store.path}",
-                                             "latency_ms": int(round(db_ms))})
-        except Exception as exc:  # noqa: BLE001 - health reports, it does not raise
+                                             "latency_ms": round(db_ms)})
+        except Exception as exc:
             ok = False
             checks["memgraph"] = {"ok": False, "url": f"sqlite:///{self.store.path}", "error": str(exc)}
         start = time.perf_counter()
@@ -105,11 +106,11 @@ class MemoryService:
             emb_ok = vec.shape == (1, self.store.dim)
             checks["embeddings"] = _drop_none({
                 "ok": emb_ok, "provider": self.embedder.provider, "model": self.embedder.model,
-                "dim": int(vec.shape[1]), "latency_ms": int(round((time.perf_counter() - start) * 1000)),
+                "dim": int(vec.shape[1]), "latency_ms": round((time.perf_counter() - start) * 1000),
                 "error": None if emb_ok else f"expected dimension {self.store.dim}, got {vec.shape[1]}",
             })
             ok = ok and emb_ok
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             ok = False
             checks["embeddings"] = {"ok": False, "provider": self.embedder.provider,
                                     "model": self.embedder.model, "error": str(exc)}
@@ -206,7 +207,7 @@ class MemoryService:
             return {"no_facts_extracted": True}
         vectors = self.embedder.embed([fact.text for fact in facts])
         results = []
-        for fact, vector in zip(facts, vectors):
+        for fact, vector in zip(facts, vectors, strict=True):
             attributes: dict[str, Any] = {"source_turn_uuids": fact.source_uuids, "origin": "conversation"}
             if is_agent:
                 attributes["is_agent_memory"] = True

@@ -251,7 +251,7 @@ def _frame(positive: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     subject = _user_subject(positive, lenient=True) or _USER_POSSESSIVE.match(positive)
     body = positive[subject.end():] if subject else positive
     words = _WORD.findall(body)
-    cased = ("USER",) + tuple(words) if subject else tuple(words)
+    cased = ("USER", *tuple(words)) if subject else tuple(words)
     return tuple(w if w == "USER" else _singular(w.casefold()) for w in cased), cased
 
 

@@ -31,7 +31,8 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -480,7 +481,7 @@ class MemoryStore:
             with self._lock:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    for r, v in zip(batch, vecs):
+                    for r, v in zip(batch, vecs, strict=True):
                         self._db.execute(
                             "UPDATE memories SET embedding = ?, embedding_model = ? WHERE seq = ?",
                             (np.asarray(v, dtype=np.float32).tobytes(), self.embedding_model, r[0]),
@@ -489,7 +490,7 @@ class MemoryStore:
                 except BaseException:
                     self._db.execute("ROLLBACK")
                     raise
-                for r, v in zip(batch, vecs):
+                for r, v in zip(batch, vecs, strict=True):
                     if r[5] is None:  # only current memories are searchable
                         self._user_vectors(r[1]).add(r[0], v, r[2], r[3])
         if rows:
@@ -667,7 +668,7 @@ class MemoryStore:
                 m.slot = slots.slot_of(m.content)
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            for m, vec in zip(memories, vectors):
+            for m, vec in zip(memories, vectors, strict=True):
                 vec = np.asarray(vec, dtype=np.float32)
                 mid = str(uuid.uuid4())
                 cur = self._db.execute(
@@ -722,7 +723,7 @@ class MemoryStore:
             for key, value in rec.attributes.items():
                 if (rec.user_id, key) in self._attr_cache and value is not None:
                     self._attr_cache[(rec.user_id, key)] = value
-        for rec, vec in zip(out, vectors):
+        for rec, vec in zip(out, vectors, strict=True):
             self._user_vectors(rec.user_id).add(rec.seq, np.asarray(vec, dtype=np.float32), rec.memory_type, rec.session_id)
         return out
 

@@ -47,7 +47,7 @@ def fake_openai():
     seen = []
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802
+        def do_POST(self):
             body = json.loads(self.rfile.read(int(self.headers["content-length"])))
             seen.append((self.path, body["model"], self.headers.get("authorization")))
             vectors = hashing.embed(body["input"]) * 3.0  # not normalised: the client must normalise

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 import pytest
@@ -18,9 +18,9 @@ class FakeCortadel:
 
     ``replaced`` maps an outdated memory's id to the id that superseded it (None: withdrawn)."""
 
-    store: dict[str, dict[str, str]] = {}
-    replaced: dict[str, str | None] = {}
-    opened: list[tuple[str, str, str | None]] = []
+    store: ClassVar[dict[str, dict[str, str]]] = {}
+    replaced: ClassVar[dict[str, str | None]] = {}
+    opened: ClassVar[list[tuple[str, str, str | None]]] = []
 
     def __init__(self, base_url: str, user_id: str, api_key: str | None) -> None:
         self.user_id = user_id
