@@ -25,9 +25,9 @@ _EXPORTS: dict[str, str] = {
     "ModelConfigurationError": "lesson_utils.models",
     "check_chat_client": "lesson_utils.models",
     "RequestRecorder": "lesson_utils.models",
-    # Lesson 3: a context provider that learns the user's name and age.
+    # Lesson 04: a context provider that learns the user's name and age.
     "UserMemoryProvider": "lesson_utils.user_memory",
-    # Lesson 4–5: sessions as JSON, files and database rows.
+    # Lessons 05–06 (and 14): sessions as JSON, files and database rows.
     "save_session": "lesson_utils.persistence",
     "load_session": "lesson_utils.persistence",
     "session_to_json": "lesson_utils.persistence",
@@ -35,7 +35,7 @@ _EXPORTS: dict[str, str] = {
     "SessionFormatError": "lesson_utils.persistence",
     "SessionNotFoundError": "lesson_utils.persistence",
     "SqliteSessionStore": "lesson_utils.persistence",
-    # Lessons 6–8: long-term memory with Cortadel.
+    # Lessons 07–13: long-term memory with Cortadel.
     "MemoryClient": "lesson_utils.cortadel",
     "CortadelMemoryClient": "lesson_utils.cortadel",
     "CortadelContextProvider": "lesson_utils.cortadel",

@@ -62,7 +62,7 @@ def _policy_and_guard(info: ChatClientInfo, env: Env, *, keep_history_local: boo
 
 
 def _chat_completions(info: ChatClientInfo, async_client: Any, guard: ModelCallGuard) -> Any:
-    """The framework's Chat Completions client: history stays in the agent session (lessons 02-05)."""
+    """The framework's Chat Completions client: history stays in the agent session (lessons 02–06)."""
     from agent_framework.openai import OpenAIChatCompletionClient
 
     return OpenAIChatCompletionClient(model=info.model, async_client=async_client, middleware=[guard])

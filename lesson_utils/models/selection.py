@@ -5,7 +5,7 @@ notebook runs with no key. ``LESSON_MODEL`` forces a choice; otherwise the first
 OpenAI, Azure OpenAI, an OpenAI-compatible local server (Ollama, LM Studio, llama.cpp) and
 Microsoft Foundry wins (the registry in ``backends.py`` holds them, in that order). Real models use
 the Chat Completions API (or ``store=False``), so the conversation history stays in the agent
-session (what lessons 02-05 inspect) rather than being stored by the service.
+session (what lessons 02–06 inspect) rather than being stored by the service.
 
 A configured-but-broken model raises one :class:`ModelConfigurationError` that names the variable
 to fix, both when the configuration is read and when a call fails (bad key, unreachable server,
