@@ -41,7 +41,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from lesson_utils.memory_server import search as search_mod
-from lesson_utils.memory_server.auth import ApiKeys
 from lesson_utils.memory_server.embeddings import default_embedder
 from lesson_utils.memory_server.server import MemoryServer, bind_socket
 from lesson_utils.memory_server.service import MemoryService
@@ -91,7 +90,7 @@ def time_modes(store, embedder, queries, with_http: bool) -> dict[str, list[floa
     server = None
     http = None
     if with_http:
-        server = MemoryServer(MemoryService(store, embedder, ApiKeys()), bind_socket("127.0.0.1", 0))
+        server = MemoryServer(MemoryService(store, embedder), bind_socket("127.0.0.1", 0))
         server._start(60)
         http = httpx.Client(base_url=server.url, timeout=30)
     timings: dict[str, list[float]] = {mode: [] for mode in search_mod.MODES}
@@ -167,7 +166,7 @@ def write_cost(store, embedder, n: int = 60) -> dict[str, float]:
 
 def throughput(embedder, n_add: int, n_conv: int, tmp: Path) -> list[tuple[str, str]]:
     store = MemoryStore(tmp / "throughput.sqlite3", embedding_model=embedder.model, dim=embedder.dim)
-    server = MemoryServer(MemoryService(store, embedder, ApiKeys()), bind_socket("127.0.0.1", 0))
+    server = MemoryServer(MemoryService(store, embedder), bind_socket("127.0.0.1", 0))
     server._start(60)
     rng = random.Random(3)
     rows = []

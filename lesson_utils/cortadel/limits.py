@@ -13,8 +13,10 @@ pasted document would cost the user the entire turn. Instead the provider:
 * builds the recall query from the newest user messages that fit in 5,000 characters (see
   :func:`build_query`).
 
-Lengths are counted in UTF-16 code units, the way the .NET server counts ``maxLength``: an emoji is
-two. That is never less than Python's ``len``, so a piece that fits here fits any server.
+The limits themselves, and ``utf16_len``, live in :mod:`lesson_utils.cortadel_contract`, which the
+local server checks against too. Lengths are counted in UTF-16 code units, the way the .NET server
+counts ``maxLength``: an emoji is two. That is never less than Python's ``len``, so a piece that
+fits here fits any server.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cortadel import ChatMessage
+
+from ..cortadel_contract import MAX_MESSAGE_CHARS, MAX_MESSAGES_PER_CALL, MAX_QUERY_CHARS, utf16_len
 
 __all__ = [
     "MAX_MESSAGE_CHARS",
@@ -34,18 +38,6 @@ __all__ = [
     "split_text",
     "utf16_len",
 ]
-
-MAX_MESSAGE_CHARS = 50_000
-"""Cortadel's limit on one conversation message's ``content``."""
-MAX_MESSAGES_PER_CALL = 500
-"""Cortadel's limit on messages in one ``add_conversation`` call."""
-MAX_QUERY_CHARS = 5000
-"""Cortadel's limit on a search query."""
-
-
-def utf16_len(text: str) -> int:
-    """Length as a .NET server counts it: characters outside the BMP count twice."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
 def _fit(text: str, start: int, limit: int) -> int:

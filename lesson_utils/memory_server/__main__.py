@@ -10,6 +10,7 @@ import os
 import sys
 
 from .docs import routes_text
+from .auth import ApiKeys
 from .server import DEFAULT_PORT, bind_socket, build_service, default_db_path
 
 EXAMPLES = """examples (from the repository root):
@@ -57,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
             args.embeddings_url, args.embeddings_model, api_key=os.environ.get("LESSON_EMBEDDINGS_API_KEY")
         )
     db = args.db if args.db is not None else str(default_db_path())
-    service = build_service(None if db == ":memory:" else db, api_keys=dict(args.api_key), embedder=embedder)
+    keys = ApiKeys(dict(args.api_key))  # a bad key table fails here, before the database is opened
+    service = build_service(None if db == ":memory:" else db, embedder=embedder)
     try:
         sock = bind_socket(args.host, args.port)
     except OSError as exc:
@@ -72,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .app import create_app
 
-    server = uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(create_app(service, keys), log_level="warning", lifespan="off"))
     try:
         server.run(sockets=[sock])
     finally:

@@ -1,26 +1,33 @@
-"""Optional per-user API keys, resolved the way Cortadel resolves them.
+"""Optional per-user API keys, resolved the way Cortadel resolves them, as FastAPI dependencies.
 
 Off by default, like a self-hosted Cortadel: the ``user_id`` in each request picks the
 namespace. With keys configured, every memory route needs one (``Authorization: Bearer <key>``
 or an ``API_KEY`` header) and the key decides the user: a ``user_id`` in a body is overwritten
 with the key's user (so it can never reach another user's memories) and one in a query string
 that names a different user is refused with 403. ``/api/health`` stays open.
+
+The routes declare what they need (``CallerKey``, ``ListUser``, ``DetailUser``) and FastAPI runs
+the check before the route, so the service below only ever sees a plain user id. The key table
+lives on the app (``app.state.api_keys``), set by ``create_app``.
 """
 
 from __future__ import annotations
 
 import hmac
 from collections.abc import Mapping
+from typing import Annotated
+
+from fastapi import Depends, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+
+from .problems import BadRequest, HttpProblem
 
 
-class AuthError(Exception):
+class AuthError(HttpProblem):
     """401 (missing/unknown key) or 403 (a query names another user)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
+    status = 401
+    code = "unauthorized"
 
 
 class ApiKeys:
@@ -39,41 +46,85 @@ class ApiKeys:
     def enabled(self) -> bool:
         return bool(self._pairs)
 
-    def user_for(self, headers: Mapping[str, str]) -> str | None:
-        """The key's user; None when auth is off. Raises AuthError(401) for a bad/missing key."""
+    def user_for(self, *, authorization: str | None, api_key: str | None) -> str | None:
+        """The key's user; None when auth is off. Raises AuthError(401) for a bad/missing key.
+
+        ``authorization`` is the ``Authorization`` header (``Bearer <key>``), ``api_key`` the
+        ``API_KEY`` header; the first one that carries a key is used.
+        """
         if not self.enabled:
             return None
         presented = None
-        authorization = headers.get("authorization")
         if authorization:
             scheme, _, value = authorization.partition(" ")
             if scheme.lower() == "bearer" and value.strip():
                 presented = value.strip()
-        if presented is None and headers.get("api_key"):
-            presented = headers["api_key"].strip()
+        if presented is None and api_key and api_key.strip():
+            presented = api_key.strip()
         if not presented:
-            raise AuthError(
-                401, "unauthorized",
-                "An API key is required: send 'Authorization: Bearer <key>' or an 'API_KEY' header.",
-            )
+            raise AuthError("An API key is required: send 'Authorization: Bearer <key>' or an 'API_KEY' header.")
         candidate = presented.encode("utf-8")
         found = None
         for key, user in self._pairs:  # compare against every key: timing does not leak which one
             if hmac.compare_digest(key, candidate):
                 found = user
         if found is None:
-            raise AuthError(401, "unauthorized", "The API key is not valid.")
+            raise AuthError("The API key is not valid.")
         return found
 
 
-def resolve_user(keys: ApiKeys, headers: Mapping[str, str], claimed: str | None, *, from_query: bool) -> str | None:
-    """The user a request acts for. ``claimed`` is the request's own ``user_id`` (body or query).
+# -- the dependencies the routes declare -------------------------------------------------------
 
-    Returns None only when auth is off and nothing was claimed (the caller reports it missing).
+async def caller_key(
+    request: Request,
+    authorization: Annotated[str | None, Header()] = None,
+    api_key: Annotated[str | None, Header(alias="api_key", convert_underscores=False)] = None,
+) -> str | None:
+    """The user whose API key came with the request; None when keys are off (401 if bad/missing)."""
+    keys: ApiKeys = request.app.state.api_keys
+    return keys.user_for(authorization=authorization, api_key=api_key)
+
+
+CallerKey = Annotated[str | None, Depends(caller_key)]
+"""The key's user, or None when keys are off."""
+
+
+def body_user(key_user: str | None, claimed: str | None) -> str:
+    """The user a body acts for: the key's, whatever the body claims; else the body's own ``user_id``.
+
+    The body's model has already required ``user_id`` when keys are off (``NEEDS_USER_ID``).
     """
-    key_user = keys.user_for(headers)
+    user = key_user if key_user is not None else claimed
+    if user is None:  # pragma: no cover - the request model rejects this first
+        raise BadRequest("The user_id field is required.")
+    return user
+
+
+def _query_user(key_user: str | None, claimed: str | None) -> str | None:
+    claimed = claimed if claimed and claimed.strip() else None
     if key_user is None:
         return claimed
-    if from_query and claimed is not None and claimed != key_user:
-        raise AuthError(403, "forbidden", "The user_id in the query does not match the API key's user.")
+    if claimed is not None and claimed != key_user:
+        raise AuthError("The user_id in the query does not match the API key's user.", status=403, code="forbidden")
     return key_user
+
+
+async def list_user(key_user: CallerKey, user_id: Annotated[str | None, Query()] = None) -> str:
+    """``GET /memories``: the user to list; a missing ``user_id`` is a field error (ValidationProblemDetails)."""
+    user = _query_user(key_user, user_id)
+    if user is None:
+        raise RequestValidationError([{"type": "missing", "loc": ("query", "user_id"), "msg": "is required",
+                                       "input": None}])
+    return user
+
+
+async def detail_user(key_user: CallerKey, user_id: Annotated[str | None, Query()] = None) -> str:
+    """``GET /memories/{id}``: as ``list_user``, but the contract answers this 400 with an ErrorResponse."""
+    user = _query_user(key_user, user_id)
+    if user is None:
+        raise BadRequest("The user_id query parameter is required.")
+    return user
+
+
+ListUser = Annotated[str, Depends(list_user)]
+DetailUser = Annotated[str, Depends(detail_user)]

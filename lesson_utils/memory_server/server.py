@@ -14,7 +14,6 @@ import socket
 import threading
 import time
 from pathlib import Path
-from collections.abc import Mapping
 
 import httpx
 import uvicorn
@@ -37,15 +36,13 @@ def default_db_path() -> Path:
     return platformdirs.user_data_path("lesson-utils", appauthor=False) / "memory-server.sqlite3"
 
 
-def build_service(
-    db_path: str | os.PathLike | None, *, api_keys: Mapping[str, str] | None = None, embedder: Embedder | None = None
-) -> MemoryService:
+def build_service(db_path: str | os.PathLike | None, *, embedder: Embedder | None = None) -> MemoryService:
     """Open the store (re-embedding rows written by another embedder) and wire the service."""
     embedder = embedder if embedder is not None else default_embedder()
     store = MemoryStore(db_path, embedding_model=embedder.model, dim=embedder.dim)
     if store.stale_vectors:
         store.reembed_stale(embedder.embed)
-    return MemoryService(store, embedder, ApiKeys(api_keys))
+    return MemoryService(store, embedder)
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -72,13 +69,13 @@ class MemoryServer:
     Use as ``with start_memory_server() as server:`` or ``async with``; both stop it on exit.
     """
 
-    def __init__(self, service: MemoryService, sock: socket.socket) -> None:
+    def __init__(self, service: MemoryService, sock: socket.socket, api_keys: ApiKeys | None = None) -> None:
         self.service = service
         self.url = _url(sock)
         self.db_path = service.store.path
         self._sock = sock
         self._server = uvicorn.Server(
-            uvicorn.Config(create_app(service), log_level="warning", lifespan="off", access_log=False)
+            uvicorn.Config(create_app(service, api_keys), log_level="warning", lifespan="off", access_log=False)
         )
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name=f"memory-server {self.url}", daemon=True)
@@ -176,13 +173,14 @@ def start_memory_server(
     Returns a :class:`MemoryServer`: ``server.url`` for ``CORTADEL_BASE_URL``; ``server.stop()``,
     or use it as a (async) context manager.
     """
-    service = build_service(db_path, api_keys=api_keys, embedder=embedder)
+    keys = ApiKeys(api_keys)  # a bad key table fails here, before anything is opened
+    service = build_service(db_path, embedder=embedder)
     try:
         sock = bind_socket(host, port)
     except OSError:
         service.store.close()
         raise
-    server = MemoryServer(service, sock)
+    server = MemoryServer(service, sock, keys)
     server._start(startup_timeout)
     logger.info("Memory server listening on %s (db: %s)", server.url, server.db_path)
     return server

@@ -1,117 +1,41 @@
-"""Request validation with the contract's limits, collecting every problem per field.
+"""From validation failures to the contract's 400 ``ValidationProblemDetails`` body.
 
-The real server is ASP.NET Core: a bad body gets a 400 ``ValidationProblemDetails`` whose
-``errors`` maps each field to its messages. We check the same limits (``top_k`` 1–50, text up to
-50 000 characters, 1–500 messages, roles, ...) and report all problems at once, so a caller can
-fix a request in one go. Validation happens before any write: a rejected request changes nothing.
+The real server is ASP.NET Core: a bad body or query gets ``{"type", "title", "status": 400,
+"errors": {field: [messages]}}``, with every problem at once so a caller can fix a request in
+one go. It is sent as ``application/json``, the first media type the contract lists for a 400. The request models (``request_models.py``) and the JSON body
+reader (``json_body.py``) raise FastAPI's ``RequestValidationError``; this module names each
+failing field the way the contract's clients see it (``messages[1].content``, ``$`` for the body
+as a whole) and writes one sentence per problem: "The top_k field must be between 1 and 50 (got 99)."
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from typing import Any
 
-MAX_TEXT = 50_000
-MAX_QUERY = 5_000
-MAX_MESSAGES = 500
-MAX_ROLE = 20
-MAX_DELETE_IDS = 10_000
-ROLES = ("user", "assistant", "system")
+from fastapi.responses import JSONResponse
+
+TITLE = "One or more validation errors occurred."
+PROBLEM_TYPE = "https://tools.ietf.org/html/rfc9110#section-15.5.1"
+MEDIA_TYPE = "application/json"
+
+# Phrases for pydantic's own error types; the request models' own rules raise ValueError(phrase).
+_PHRASES = {
+    "missing": "is required",
+    "string_type": "must be a string, not {json}",
+    "bool_type": "must be true or false, not {json}",
+    "int_type": "must be an integer, not {json}",
+    "int_from_float": "must be an integer, not {json}",
+    "int_parsing": "must be an integer, not {input!r}",
+    "dict_type": "must be a JSON object, not {json}",
+    "model_type": "must be a JSON object, not {json}",
+    "model_attributes_type": "must be a JSON object, not {json}",
+    "list_type": "must be an array, not {json}",
+}
 
 
-class ValidationFailed(Exception):
-    """400 with a ValidationProblemDetails body."""
-
-    def __init__(self, errors: dict[str, list[str]], title: str = "One or more validation errors occurred.") -> None:
-        super().__init__(title)
-        self.errors = errors
-        self.title = title
-
-
-class Fields:
-    """Reads typed fields out of a JSON object, recording an error for each bad one."""
-
-    def __init__(self, body: dict[str, Any], prefix: str = "") -> None:
-        self.body = body
-        self.prefix = prefix
-        self.errors: dict[str, list[str]] = {}
-
-    def error(self, name: str, message: str) -> None:
-        self.errors.setdefault(self.prefix + name, []).append(message)
-
-    def string(
-        self, name: str, *, required: bool = False, min_len: int = 0, max_len: int | None = None,
-        blank_ok: bool = True,
-    ) -> str | None:
-        value = self.body.get(name)
-        if value is None:
-            if required:
-                self.error(name, f"The {name} field is required.")
-            return None
-        if not isinstance(value, str):
-            self.error(name, f"The {name} field must be a string, not {_json_type(value)}.")
-            return None
-        if len(value) < min_len or (not blank_ok and not value.strip()):
-            self.error(name, f"The {name} field must not be empty or blank.")
-            return None
-        if max_len is not None and len(value) > max_len:
-            self.error(name, f"The {name} field must be at most {max_len} characters (got {len(value)}).")
-            return None
-        return value
-
-    def boolean(self, name: str, default: bool = False) -> bool:
-        value = self.body.get(name)
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            self.error(name, f"The {name} field must be true or false, not {_json_type(value)}.")
-            return default
-        return value
-
-    def integer(self, name: str, default: int, lo: int, hi: int) -> int:
-        value = self.body.get(name)
-        if value is None:
-            return default
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
-            self.error(name, f"The {name} field must be an integer between {lo} and {hi}, not {_json_type(value)}.")
-            return default
-        if not lo <= value <= hi:
-            self.error(name, f"The {name} field must be between {lo} and {hi} (got {int(value)}).")
-            return default
-        return int(value)
-
-    def string_list(self, name: str, *, required: bool = False, min_items: int = 0, max_items: int | None = None):
-        value = self.body.get(name)
-        if value is None:
-            if required:
-                self.error(name, f"The {name} field is required.")
-            return None
-        if not isinstance(value, list):
-            self.error(name, f"The {name} field must be an array of strings, not {_json_type(value)}.")
-            return None
-        if len(value) < min_items:
-            self.error(name, f"The {name} field must contain at least {min_items} item(s).")
-            return None
-        if max_items is not None and len(value) > max_items:
-            self.error(name, f"The {name} field must contain at most {max_items} items (got {len(value)}).")
-            return None
-        bad = [i for i, v in enumerate(value) if not isinstance(v, str) or not v.strip()]
-        if bad:
-            self.error(name, f"Every item of {name} must be a non-empty string (bad index {bad[0]}).")
-            return None
-        return list(value)
-
-    def obj(self, name: str) -> dict[str, Any] | None:
-        value = self.body.get(name)
-        if value is None:
-            return None
-        if not isinstance(value, dict):
-            self.error(name, f"The {name} field must be a JSON object, not {_json_type(value)}.")
-            return None
-        return value
-
-
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """How a JSON value's type reads in a sentence: "a number", "an array", ..."""
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, (int, float)):
@@ -125,18 +49,42 @@ def _json_type(value: Any) -> str:
     return "null"
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+def field_name(loc: Sequence[int | str]) -> str:
+    """``("body", "messages", 1, "content")`` -> ``messages[1].content``; the body itself is ``""``."""
+    name = ""
+    for part in loc[1:] if loc and loc[0] in ("body", "query", "path") else loc:
+        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else str(part))
+    return name
 
 
-def parse_json_object(raw: bytes) -> dict[str, Any]:
-    """The request body as a JSON object, or ValidationFailed naming what is wrong with it."""
-    if not raw or not raw.strip():
-        raise ValidationFailed({"": ["A non-empty request body is required."]})
-    try:
-        body = json.loads(raw, parse_constant=_reject_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise ValidationFailed({"$": [f"The request body is not valid JSON: {exc}."]}) from None
-    if not isinstance(body, dict):
-        raise ValidationFailed({"$": [f"The request body must be a JSON object, not {_json_type(body)}."]})
-    return body
+def message(error: dict[str, Any]) -> str:
+    """One sentence for one problem, naming the field (or the request body) it is about."""
+    loc = tuple(error.get("loc") or ())
+    field = field_name(loc)
+    template = _PHRASES.get(error.get("type", ""))
+    if template is not None:
+        value = error.get("input")
+        phrase = template.format(json=json_type(value), input=value)
+    elif error.get("type") == "value_error":  # a request model's own rule: its ValueError is the phrase
+        phrase = str((error.get("ctx") or {}).get("error") or error.get("msg"))
+    else:
+        phrase = str(error.get("msg", "is not valid"))
+    if field in ("", "$"):
+        subject = "The request body"
+    else:
+        subject = f"The {field} {'parameter' if loc[:1] == ('query',) else 'field'}"
+    return f"{subject} {phrase}."
+
+
+def field_errors(errors: Sequence[Any]) -> dict[str, list[str]]:
+    """The contract's ``errors`` member: each field's messages, in the order they were found."""
+    found: dict[str, list[str]] = {}
+    for error in errors:
+        found.setdefault(field_name(tuple(error.get("loc") or ())), []).append(message(error))
+    return found
+
+
+def validation_problem(errors: Sequence[Any]) -> JSONResponse:
+    """The 400 ``ValidationProblemDetails`` response for ``errors`` (pydantic/FastAPI error dicts)."""
+    body = {"type": PROBLEM_TYPE, "title": TITLE, "status": 400, "errors": field_errors(errors)}
+    return JSONResponse(body, status_code=400, media_type=MEDIA_TYPE)

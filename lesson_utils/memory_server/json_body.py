@@ -1,0 +1,69 @@
+"""Reading a request body into its model, the way the contract's server reads it.
+
+FastAPI's own body parsing would accept ``NaN`` (Python's ``json`` does; JSON does not), name a
+broken body differently from the contract, and take any content type. This dependency reads the
+body itself: a non-JSON content type is a 415, broken or non-object JSON is a 400 on ``$``, an
+empty body is a 400 on the body, and the rest is the request model's job. It runs after the API
+key check (``auth.caller_key``), and tells the model whether the body must name its user.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ValidationError
+
+from .auth import CallerKey
+from .problems import UnsupportedMediaType
+from .request_models import NEEDS_USER_ID
+from .validation import json_type
+
+Model = TypeVar("Model", bound=BaseModel)
+
+_JSON_TYPES = ("application/json", "text/json")
+
+
+def _is_json(content_type: str) -> bool:
+    """The contract's media types: application/json, text/json and application/*+json."""
+    return content_type in _JSON_TYPES or (content_type.startswith("application/") and content_type.endswith("+json"))
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _body_error(loc: tuple[str, ...], phrase: str, kind: str = "json_invalid") -> RequestValidationError:
+    return RequestValidationError([{"type": kind, "loc": ("body", *loc), "msg": phrase, "input": None}])
+
+
+def parse_json_object(raw: bytes) -> dict[str, Any]:
+    """The request body as a JSON object, or a RequestValidationError naming what is wrong with it."""
+    if not raw or not raw.strip():
+        raise _body_error((), "is required (send a non-empty JSON object)", kind="missing_body")
+    try:
+        body = json.loads(raw, parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise _body_error(("$",), f"is not valid JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise _body_error(("$",), f"must be a JSON object, not {json_type(body)}", kind="not_an_object")
+    return body
+
+
+def json_body(model: type[Model]) -> Callable[..., Awaitable[Model]]:
+    """A dependency that reads the request's JSON body and validates it as ``model``."""
+
+    async def read(request: Request, key_user: CallerKey) -> Model:
+        content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if content_type and not _is_json(content_type):
+            raise UnsupportedMediaType(f"Send the body as application/json (got {content_type}).")
+        body = parse_json_object(await request.body())
+        try:
+            return model.model_validate(body, context={NEEDS_USER_ID: key_user is None})
+        except ValidationError as exc:
+            raise RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]) from None
+
+    return read
