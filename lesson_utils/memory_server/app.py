@@ -1,7 +1,7 @@
 """HTTP routes of the local memory server: Cortadel's REST contract over a ``MemoryService``.
 
 Each route only wires three things together, each defined once elsewhere: who is calling
-(``auth.py``: a FastAPI dependency), what they sent (``json_body.py`` + ``request_models.py``:
+(``auth.py``: a FastAPI dependency), what they sent (``reading.py`` + ``request_models.py``:
 a validated model), and what happens (``service.py``: plain arguments in, the contract's response
 body out). Failures are exceptions, answered by the handlers ``problems.py`` registers on the app,
 so no route catches anything.
@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, FastAPI, Query
+from fastapi import Depends, FastAPI
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from .auth import ApiKeys, CallerKey, DetailUser, ListUser, body_user
 from .docs import add_docs_routes
-from .json_body import json_body
+from .reading import json_body, query
 from .problems import add_problem_handlers
 from .request_models import (
     AddConversationRequest, CreateMemoryRequest, DeleteMemoriesRequest, ListMemoriesQuery, SearchMemoriesRequest,
@@ -31,7 +31,7 @@ CreateBody = Annotated[CreateMemoryRequest, Depends(json_body(CreateMemoryReques
 SearchBody = Annotated[SearchMemoriesRequest, Depends(json_body(SearchMemoriesRequest))]
 ConversationBody = Annotated[AddConversationRequest, Depends(json_body(AddConversationRequest))]
 DeleteBody = Annotated[DeleteMemoriesRequest, Depends(json_body(DeleteMemoriesRequest))]
-ListQuery = Annotated[ListMemoriesQuery, Query()]
+ListQuery = Annotated[ListMemoriesQuery, Depends(query(ListMemoriesQuery))]
 
 
 def create_app(service: MemoryService, api_keys: ApiKeys | None = None) -> FastAPI:

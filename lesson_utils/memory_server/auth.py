@@ -17,7 +17,7 @@ import hmac
 from collections.abc import Mapping
 from typing import Annotated
 
-from fastapi import Depends, Header, Query, Request
+from fastapi import Depends, Request
 from fastapi.exceptions import RequestValidationError
 
 from .problems import BadRequest, HttpProblem
@@ -75,14 +75,17 @@ class ApiKeys:
 
 # -- the dependencies the routes declare -------------------------------------------------------
 
-async def caller_key(
-    request: Request,
-    authorization: Annotated[str | None, Header()] = None,
-    api_key: Annotated[str | None, Header(alias="api_key", convert_underscores=False)] = None,
-) -> str | None:
-    """The user whose API key came with the request; None when keys are off (401 if bad/missing)."""
+async def caller_key(request: Request) -> str | None:
+    """The user whose API key came with the request; None when keys are off (401 if bad/missing).
+
+    Reads the two headers straight from the request rather than as declared ``Header`` parameters:
+    the result is the same, and it skips per-request parameter validation on every call.
+    """
     keys: ApiKeys = request.app.state.api_keys
-    return keys.user_for(authorization=authorization, api_key=api_key)
+    if not keys.enabled:
+        return None
+    headers = request.headers
+    return keys.user_for(authorization=headers.get("authorization"), api_key=headers.get("api_key"))
 
 
 CallerKey = Annotated[str | None, Depends(caller_key)]
@@ -109,18 +112,18 @@ def _query_user(key_user: str | None, claimed: str | None) -> str | None:
     return key_user
 
 
-async def list_user(key_user: CallerKey, user_id: Annotated[str | None, Query()] = None) -> str:
+async def list_user(request: Request, key_user: CallerKey) -> str:
     """``GET /memories``: the user to list; a missing ``user_id`` is a field error (ValidationProblemDetails)."""
-    user = _query_user(key_user, user_id)
+    user = _query_user(key_user, request.query_params.get("user_id"))
     if user is None:
         raise RequestValidationError([{"type": "missing", "loc": ("query", "user_id"), "msg": "is required",
                                        "input": None}])
     return user
 
 
-async def detail_user(key_user: CallerKey, user_id: Annotated[str | None, Query()] = None) -> str:
+async def detail_user(request: Request, key_user: CallerKey) -> str:
     """``GET /memories/{id}``: as ``list_user``, but the contract answers this 400 with an ErrorResponse."""
-    user = _query_user(key_user, user_id)
+    user = _query_user(key_user, request.query_params.get("user_id"))
     if user is None:
         raise BadRequest("The user_id query parameter is required.")
     return user

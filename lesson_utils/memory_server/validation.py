@@ -3,7 +3,7 @@
 The real server is ASP.NET Core: a bad body or query gets ``{"type", "title", "status": 400,
 "errors": {field: [messages]}}``, with every problem at once so a caller can fix a request in
 one go. It is sent as ``application/json``, the first media type the contract lists for a 400. The request models (``request_models.py``) and the JSON body
-reader (``json_body.py``) raise FastAPI's ``RequestValidationError``; this module names each
+reader (``reading.py``) raise FastAPI's ``RequestValidationError``; this module names each
 failing field the way the contract's clients see it (``messages[1].content``, ``$`` for the body
 as a whole) and writes one sentence per problem: "The top_k field must be between 1 and 50 (got 99)."
 """
