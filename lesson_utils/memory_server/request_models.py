@@ -43,7 +43,6 @@ MAX_PAGE = 1_000_000
 MAX_PAGE_SIZE = 100
 
 
-
 # -- reusable rules -------------------------------------------------------------------------------
 
 def _chars(*, max_units: int | None = None, required: bool = True, blank_ok: bool = False) -> AfterValidator:
