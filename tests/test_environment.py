@@ -163,8 +163,9 @@ async def test_the_real_checks_pass_offline(monkeypatch: pytest.MonkeyPatch) -> 
     report = await env.check_environment()
     assert report.ok, str(report)
     names = [r.name for r in report.results]
-    assert names[0] == "Python" and names[-3:] == ["Jupyter kernel", "model", "memory server"]
-    model = report.results[-2]
+    assert names[0] == "Python" and names[-4:] == ["Jupyter kernel", "model", "memory server extra", "memory server"]
+    assert "package fastapi" in names, "with the server extra installed, its pins are checked too"
+    model = report.results[-3]
     assert model.detail.startswith("offline (") and "LESSON_MODEL=offline" in model.detail
     assert "health" in report.results[-1].detail and "stopped again" in report.results[-1].detail
 
