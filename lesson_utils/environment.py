@@ -21,11 +21,14 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from .memory_server.extra import SERVER_FIX, missing_server_modules
+
 logger = logging.getLogger(__name__)
 
 DISTRIBUTION = "lesson-utils"
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
-INSTALL_FIX = 'from the repository folder run `python -m pip install -e ".[server]"` (or `python course.py lab`)'
+# What `course.py lab` installs: the package with its memory server (the `server` extra).
+INSTALL_FIX = SERVER_FIX
 
 
 @dataclass(frozen=True)
@@ -220,8 +223,6 @@ def check_server_extra(missing: Callable[[], list[str]] | None = None) -> CheckR
     Not a required check: without the extra the first lessons run, and the memory lessons
     (07 on) stop at their first cell with the same fix.
     """
-    from lesson_utils.memory_server.extra import SERVER_FIX, missing_server_modules
-
     absent = (missing or missing_server_modules)()
     if not absent:
         return CheckResult("memory server extra", True, "installed (lessons 07 on start the local memory server)")
