@@ -131,11 +131,17 @@ def test_without_the_extra_the_package_and_a_lesson_start() -> None:
             error = (type(exc).__name__, str(exc), isinstance(exc, lesson_utils.LessonError), isinstance(exc, ImportError))
         else:
             error = None
-        print(json.dumps({"offline": lesson.offline, "error": error}))
+        # A real Cortadel server needs only the client SDK, which is in the core.
+        import os
+        from lesson_utils.cortadel import open_memory_server
+        os.environ["CORTADEL_BASE_URL"] = "http://cortadel.example:3001"
+        remote = open_memory_server(probe=False)
+        print(json.dumps({"offline": lesson.offline, "error": error, "remote": [remote.url, remote.local]}))
     """)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["offline"] is True
+    assert result["remote"] == ["http://cortadel.example:3001", False]
     name, message, is_lesson_error, is_import_error = result["error"]
     assert name == "ServerExtraMissing" and is_lesson_error and is_import_error
     assert "\n" not in message and FIX in message and "python course.py lab" in message
