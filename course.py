@@ -2,13 +2,15 @@
 
     python course.py lab              create .venv, install, open the notebooks in JupyterLab
     python course.py test             create .venv, install with test extras, run the whole suite
+    python course.py install          only the install `lab` does (e.g. before a workshop), no JupyterLab
     python course.py test --live      run every lesson on the model in .env; a table of what it showed
     python course.py server [ARGS]    run the local memory server in the foreground (--help for its options)
     python course.py reset NN         put lesson NN back as it was committed (drops your outputs and edits)
 
 Everything goes into a virtual environment next to this file (.venv), so nothing touches the
-Python you started it with. Re-running is cheap: the install is skipped while pyproject.toml is
-unchanged. Extra arguments after `test` go to pytest; after `lab`, to JupyterLab; after
+Python you started it with. It installs the package with its `server` extra (the local memory
+server, lessons 07 on) and, for `test`, the `test` extra. Re-running is cheap: the install is
+skipped while pyproject.toml and the extras asked for are unchanged. Extra arguments after `test` go to pytest; after `lab`, to JupyterLab; after
 `test --live`, to `python -m lesson_utils.models.live` (notebook paths, --cell-timeout).
 """
 
@@ -24,7 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 MIN_PYTHON = (3, 10)
-COMMANDS = ("lab", "test", "server", "reset")
+COMMANDS = ("lab", "test", "install", "server", "reset")
+# What each command installs: the package with the memory server (an extra, so that a bare
+# `pip install -e .` stays small), plus the test tools for `test`.
+LAB_EXTRAS = "server"
+TEST_EXTRAS = "server,test"
 # setuptools warns on every editable install that a same-named folder may shadow the package;
 # that folder *is* the package here, so the warning is noise a learner cannot act on.
 QUIET_BUILD = {"PYTHONWARNINGS": "ignore:Editable installation"}
@@ -56,7 +62,9 @@ def _ensure_venv(extras: str) -> Path:
     if not python.exists():
         print(f"Creating a virtual environment in {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
-    stamp_file = VENV / f".course-install-{extras or 'base'}"
+    # One stamp per set of extras: `lab` after `test` finds its own stamp, and a new extra in
+    # a command (or a changed pyproject.toml) changes the stamp, so pip runs again.
+    stamp_file = VENV / f".course-install-{extras.replace(',', '+') or 'base'}"
     stamp = _install_stamp(extras)
     if stamp_file.is_file() and stamp_file.read_text(encoding="utf-8") == stamp:
         return python
@@ -116,21 +124,24 @@ def main(argv: list[str]) -> None:
     command, rest = argv[0], argv[1:]
     if command not in COMMANDS:
         sys.exit(f"course.py: unknown command {command!r}; use one of: {', '.join(COMMANDS)}\n\n{__doc__.strip()}")
-    if command == "lab":
-        python = _ensure_venv("")
+    if command == "install":
+        _ensure_venv(LAB_EXTRAS)
+        print(f"Installed: {_venv_python()} (run `python course.py lab` to open the notebooks)")
+    elif command == "lab":
+        python = _ensure_venv(LAB_EXTRAS)
         # JupyterLab refuses to start as root (containers, some WSL shells) unless told.
         as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
         _run(python, "-m", "jupyter", "lab", "notebooks", *as_root, *rest)
     elif command == "server":
-        python = _ensure_venv("")
+        python = _ensure_venv(LAB_EXTRAS)
         _run(python, "-m", "lesson_utils.memory_server", *rest, echo=False)
     elif command == "reset":
-        _reset(_ensure_venv(""), rest)
+        _reset(_ensure_venv(LAB_EXTRAS), rest)
     elif rest[:1] == ["--live"]:
         # No offline forcing: the lessons run on the model .env configures (see README, "Live mode").
-        _run(_ensure_venv("test"), "-m", "lesson_utils.models.live", *rest[1:])
+        _run(_ensure_venv(TEST_EXTRAS), "-m", "lesson_utils.models.live", *rest[1:])
     else:
-        python = _ensure_venv("test")
+        python = _ensure_venv(TEST_EXTRAS)
         env = dict(os.environ)
         # The suite always runs on the offline lesson model, whatever .env says.
         env["LESSON_MODEL"] = "offline"

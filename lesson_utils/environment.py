@@ -21,11 +21,14 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from .memory_server.extra import SERVER_FIX, missing_server_modules
+
 logger = logging.getLogger(__name__)
 
 DISTRIBUTION = "lesson-utils"
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
-INSTALL_FIX = 'from the repository folder run `python -m pip install -e ".[test]"` (or `python course.py lab`)'
+# What `course.py lab` installs: the package with its memory server (the `server` extra).
+INSTALL_FIX = SERVER_FIX
 
 
 @dataclass(frozen=True)
@@ -214,9 +217,27 @@ async def _default_model_probe() -> Any:
     return await check_chat_client(get_chat_client())
 
 
+def check_server_extra(missing: Callable[[], list[str]] | None = None) -> CheckResult:
+    """Is the local memory server (the ``server`` extra) installed? Lessons 00–06 do not need it.
+
+    Not a required check: without the extra the first lessons run, and the memory lessons
+    (07 on) stop at their first cell with the same fix.
+    """
+    absent = (missing or missing_server_modules)()
+    if not absent:
+        return CheckResult("memory server extra", True, "installed (lessons 07 on start the local memory server)")
+    return CheckResult(
+        "memory server extra",
+        False,
+        f"not installed (missing: {', '.join(absent)}); lessons 00–06 run without it, lessons 07 on need it",
+        fix=SERVER_FIX,
+        required=False,
+    )
+
+
 async def check_memory_server(start: Callable[..., Any] | None = None) -> CheckResult:
     """Start the local memory server on a free loopback port, ask it for health, stop it."""
-    fix = "see the README's troubleshooting section (a port blocked on 127.0.0.1, or a missing onnxruntime/tokenizers install: " + INSTALL_FIX + ")"
+    fix = "see the README's troubleshooting section (a port blocked on 127.0.0.1, or a broken onnxruntime/tokenizers install: " + INSTALL_FIX + ")"
     began = time.perf_counter()
     try:
         if start is None:
@@ -253,8 +274,15 @@ async def check_configured_memory_server(configured: tuple[str, str | None] | No
 
 
 async def check_environment(*, model: bool = True, memory_server: bool = True, extras: Iterable[str] = ()) -> EnvironmentReport:
-    """Run every check and return the report (print it for the OK/FAIL lines)."""
+    """Run every check and return the report (print it for the OK/FAIL lines).
+
+    With the ``server`` extra installed its pins are checked and the local server is started;
+    without it, one ``WARN`` line says so and names the fix (lessons 00–06 do not need it).
+    """
     report = EnvironmentReport()
+    server_extra = check_server_extra() if memory_server else None
+    if server_extra is not None and server_extra.ok:
+        extras = {*extras, "server"}
     try:
         pins = read_pins(extras=extras)
     except Exception as exc:
@@ -266,9 +294,11 @@ async def check_environment(*, model: bool = True, memory_server: bool = True, e
     report.results.append(check_kernel())
     if model:
         report.results.append(await check_model())
-    if memory_server:
-        report.results.append(await check_memory_server())
-        configured = await check_configured_memory_server()
+    if server_extra is not None:
+        report.results.append(server_extra)
+        if server_extra.ok:
+            report.results.append(await check_memory_server())
+        configured = await check_configured_memory_server()  # a real Cortadel needs only the client
         if configured is not None:
             report.results.append(configured)
     return report

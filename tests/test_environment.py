@@ -163,8 +163,9 @@ async def test_the_real_checks_pass_offline(monkeypatch: pytest.MonkeyPatch) -> 
     report = await env.check_environment()
     assert report.ok, str(report)
     names = [r.name for r in report.results]
-    assert names[0] == "Python" and names[-3:] == ["Jupyter kernel", "model", "memory server"]
-    model = report.results[-2]
+    assert names[0] == "Python" and names[-4:] == ["Jupyter kernel", "model", "memory server extra", "memory server"]
+    assert "package fastapi" in names, "with the server extra installed, its pins are checked too"
+    model = report.results[-3]
     assert model.detail.startswith("offline (") and "LESSON_MODEL=offline" in model.detail
     assert "health" in report.results[-1].detail and "stopped again" in report.results[-1].detail
 
@@ -232,3 +233,29 @@ async def test_a_live_cortadel_base_url_is_an_ok_line() -> None:
     with start_memory_server() as server:
         result = await env.check_configured_memory_server((server.url, None))
     assert result is not None and result.ok and result.detail == f"CORTADEL_BASE_URL={server.url} answered, health 'ok'"
+
+
+def test_a_missing_server_extra_is_a_warn_line_with_the_fix() -> None:
+    result = env.check_server_extra(lambda: ["fastapi", "uvicorn"])
+    assert not result.ok and not result.required
+    assert result.line() == (
+        "WARN memory server extra: not installed (missing: fastapi, uvicorn); lessons 00–06 run without it, "
+        'lessons 07 on need it\n     fix: from the repository folder run `python -m pip install -e ".[server]"` '
+        "(or `python course.py lab`)"
+    )
+    assert env.check_server_extra(list).ok
+
+
+async def test_without_the_server_extra_the_report_passes_and_starts_no_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LESSON_MODEL", "offline")
+    monkeypatch.delenv("CORTADEL_BASE_URL", raising=False)
+    monkeypatch.setattr(env, "missing_server_modules", lambda: ["fastapi"])
+
+    async def must_not_start(*_args: Any) -> Any:
+        raise AssertionError("the local server was started without its extra")
+
+    monkeypatch.setattr(env, "check_memory_server", must_not_start)
+    report = await env.check_environment()
+    names = [r.name for r in report.results]
+    assert report.ok and names[-1] == "memory server extra" and "memory server" not in names
+    assert "package fastapi" not in names, "the server's pins are checked only when it is installed"

@@ -97,17 +97,11 @@ def test_the_request_comes_off_the_front_of_a_statement_only() -> None:
 
 
 # ------------------------------------------------------------------------------ the memory server
-# The third reader, lesson_utils/memory_server/distill.py, still has its own name patterns today
-# (owned by the "changes" engineer, merged after this branch). Strict xfail: it runs now and shows
-# the disagreement; once distill.find_name reads names with lesson_utils.language, it passes, the
-# strict xfail turns that into a failure, and the coordinator removes the marker.
-@pytest.mark.xfail(
-    strict=True,
-    reason="memory_server/distill.py keeps its own name vocabulary until the 'changes' merge; "
-    "remove this marker when distill uses lesson_utils.language",
-)
+# The third reader, lesson_utils/memory_server/distill.py: the name it finds in a conversation, and
+# the "The user's name is …" fact it distils from the same words (the fact that lets later turns say
+# "Alex …" and that the server's name slot supersedes).
 def test_the_server_distiller_reads_names_as_the_table_says() -> None:
-    from lesson_utils.memory_server.distill import Turn, find_name
+    from lesson_utils.memory_server.distill import Turn, distill, find_name
 
     disagreements = [
         (text, found, name)
@@ -115,3 +109,12 @@ def test_the_server_distiller_reads_names_as_the_table_says() -> None:
         if (found := find_name([Turn("user", text)])) != name
     ]
     assert disagreements == [], "(said, distilled, expected): " + repr(disagreements)
+    facts = {text: [f.text for f in distill([Turn("user", text)]) if f.name] for text, _, _ in STATEMENTS}
+    assert facts == {text: [f"The user's name is {name}."] if name else [] for text, name, _ in STATEMENTS}
+
+
+def test_the_server_distiller_takes_requests_to_remember_off_as_the_language_module_does() -> None:
+    from lesson_utils.memory_server.distill import Turn, distill
+
+    said = "Please make a note that my dog is called Rex. For the record, I'm vegan."
+    assert [f.text for f in distill([Turn("user", said)], known_name="Ada")] == ["Ada's dog is called Rex.", "Ada is vegan."]

@@ -50,8 +50,41 @@ only speak French now"); values outside the keyword lists ("prefers oolong" vs "
 sencha" are two topics here); "forget everything about my old job" (a topic, not a fact);
 and a requested deletion of an entity across facts. The rules also never resurrect the older
 fact when the newer one is deleted.
+
+The server is the package's ``server`` extra (``extra.py``). The names below are looked up lazily
+(PEP 562), so importing a part that needs no web server (``distill``, ``slots``, ``classify``)
+loads neither uvicorn nor FastAPI nor the embedding runtime, and a missing extra is one
+``ServerExtraMissing`` line that names the fix, raised only when a server is asked for.
 """
 
-from .server import MemoryServer, default_db_path, start_memory_server
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .server import MemoryServer, default_db_path, start_memory_server
 
 __all__ = ["MemoryServer", "start_memory_server", "default_db_path"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .extra import SERVER_MODULES, missing_server_modules, require_server_extra, server_extra_missing
+
+    require_server_extra()  # also the modules the server imports only once it runs (onnxruntime, the model)
+    try:
+        server = importlib.import_module(".server", __name__)
+    except ModuleNotFoundError as exc:
+        top = (exc.name or "").partition(".")[0]
+        if top not in SERVER_MODULES:
+            raise
+        raise server_extra_missing(missing_server_modules() or [top]) from exc
+    value = getattr(server, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

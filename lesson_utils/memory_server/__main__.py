@@ -9,6 +9,14 @@ import logging
 import os
 import sys
 
+from .extra import ServerExtraMissing, require_server_extra
+
+if __name__ == "__main__":  # before the imports below, which need the server extra: one line, not a traceback
+    try:
+        require_server_extra()
+    except ServerExtraMissing as exc:
+        sys.exit(f"{type(exc).__name__}: {exc}")
+
 from .docs import routes_text
 from .auth import ApiKeys
 from .server import DEFAULT_PORT, bind_socket, build_service, default_db_path

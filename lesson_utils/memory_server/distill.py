@@ -18,6 +18,11 @@ plain conversational English. What it keeps and how it rewrites:
   is rewritten the same way and returned with ``forget=True``, so the service can invalidate the
   stored fact it names instead of storing "The user forgets …". ("Don't forget that …" is the
   opposite, a request to remember, and stays a fact.)
+
+What a name is, and what asks to be remembered, is not decided here: :mod:`lesson_utils.language`
+is the one vocabulary the lesson provider, the offline model and this distiller share ("my name
+is priya" gives Priya everywhere, "I'm tired" nowhere). What stays here is the server's own
+policy on top: which clauses are facts, how they are split and rewritten, and "forget that …".
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 
+from ..language import extract_name, strip_remember_prefix
 from .store import normalise_text
 
 
@@ -46,21 +52,6 @@ class Fact:
     forget: bool = False
 
 
-_NOT_NAMES = frozenset(
-    """a an the not so very really just here there back fine good ok okay sure sorry glad happy tired busy
-    ready done afraid allergic vegan vegetarian american british english french german spanish italian
-    dutch polish chinese japanese korean indian canadian australian irish scottish swedish norwegian
-    danish finnish russian ukrainian brazilian mexican portuguese greek turkish swiss austrian belgian
-    christian muslim jewish hindu buddhist catholic monday tuesday wednesday thursday friday saturday
-    sunday january february march april may june july august september october november december""".split()
-)
-_NAME = r"([A-Z][a-zA-Z'\-]{1,30}(?: [A-Z][a-zA-Z'\-]{1,30})?)"
-_NAME_PATTERNS = (
-    re.compile(r"\b[Mm]y name is\s+" + _NAME),
-    re.compile(r"\b[Cc]all me\s+" + _NAME),
-    re.compile(r"^[Ii] am\s+" + _NAME + r"\s*(?:[.,!;]|$|\band\b)"),
-)
-
 _LEADING_NOISE = re.compile(
     r"^(?:(?:hi|hello|hey|hiya|yo|greetings|good (?:morning|afternoon|evening)|well|oh|ah|so|ok|okay|"
     r"alright|right|also|btw|by the way|fyi|actually|anyway|and|but|yes|yeah|yep|no|nope|sure|thanks|"
@@ -69,11 +60,6 @@ _LEADING_NOISE = re.compile(
 )
 # "Big news: I moved to Porto", "Quick update - I ..." : a short lead-in before the statement.
 _LEAD_IN = re.compile(r"^(?!(?:I|my|My)\b)[A-Za-z][\w' ]{0,24}(?::|\s[-\u2013\u2014])\s+(?=(?:I|my|My)\b)")
-_REMEMBER_PREFIX = re.compile(
-    r"^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|"
-    r"just so you know|for your information)(?:\s+that)?[\s,:]*",
-    re.IGNORECASE,
-)
 _FILLER = re.compile(
     r"^(?:i (?:see|agree|understand|guess|mean|wonder|suppose|think so|hope so|don't think so|"
     r"do not know|don't know|was wondering|have a question|have another question|"
@@ -158,7 +144,7 @@ def _clean(clause: str) -> str | None:
     """Strip greetings/prefixes; return None for a clause that is not a statement of fact."""
     clause = _LEADING_NOISE.sub("", clause).strip()
     clause = _LEAD_IN.sub("", clause).strip()
-    clause = _REMEMBER_PREFIX.sub("", clause).strip()
+    clause = strip_remember_prefix(clause).strip()
     if not clause or clause.endswith("?") or _QUESTION_START.match(clause):
         return None
     clause = clause.rstrip(" .!…")
@@ -172,27 +158,11 @@ def _clean(clause: str) -> str | None:
     return clause
 
 
-def _name_in(clause: str) -> str | None:
-    clause = re.sub(r"\bI'm\b", "I am", clause, flags=re.IGNORECASE)
-    clause = re.sub(r"\bname's\b", "name is", clause)
-    for pattern in _NAME_PATTERNS:
-        match = pattern.search(clause)
-        if match and match.group(1).split()[0].lower() not in _NOT_NAMES:
-            return match.group(1).strip()
-    return None
-
-
 def find_name(turns: Sequence[Turn]) -> str | None:
-    """The user's name if they state it in this conversation ("I'm Alex", "my name is Alex")."""
-    for turn in turns:
-        if turn.role != "user":
-            continue
-        for sentence in _sentences(turn.content):
-            cleaned = _LEADING_NOISE.sub("", sentence).strip()
-            name = _name_in(cleaned)
-            if name:
-                return name
-    return None
+    """The user's name if they state it in this conversation, read as :func:`~lesson_utils.language.extract_name`
+    reads it ("my name is priya" → "Priya", "I'm tired" → none); a later statement wins."""
+    names = [extract_name(turn.content) for turn in turns if turn.role == "user"]
+    return next((name for name in reversed(names) if name), None)
 
 
 def _rewrite_first_person(clause: str, subject: str) -> str:
@@ -270,7 +240,7 @@ def distill(
                 if turn.role == "assistant":
                     if _REQUEST.match(clause) or not _FIRST_PERSON.search(clause):
                         continue
-                    name = _name_in(clause)
+                    name = extract_name(clause)
                     text = f"{subject}'s name is {name}" if name else _rewrite_first_person(clause, subject)
                 else:
                     if not _SECOND_PERSON_START.match(clause):
@@ -293,7 +263,7 @@ def distill(
             if withdrawn:
                 keep(_finish(_rewrite_first_person(withdrawn.group("rest"), subject)), turn, forget=True)
                 continue
-            stated = _name_in(clause)
+            stated = extract_name(clause)
             if stated:
                 keep(f"The user's name is {stated}.", turn, name=stated)
                 continue

@@ -26,14 +26,14 @@ def test_an_unknown_command_is_named_with_the_valid_ones():
     done = subprocess.run([sys.executable, str(REPO / "course.py"), "nonsense"], capture_output=True, text=True)
     assert done.returncode != 0
     first = done.stderr.splitlines()[0]
-    assert first == "course.py: unknown command 'nonsense'; use one of: lab, test, server, reset"
+    assert first == "course.py: unknown command 'nonsense'; use one of: lab, test, install, server, reset"
     assert "``" not in done.stderr, "no RST markup in the terminal"
 
 
 def test_help_lists_every_command():
     done = subprocess.run([sys.executable, str(REPO / "course.py"), "--help"], capture_output=True, text=True)
     assert done.returncode == 0
-    for command in ("lab", "test", "server", "reset"):
+    for command in ("lab", "test", "install", "server", "reset"):
         assert f"python course.py {command}" in done.stdout
 
 

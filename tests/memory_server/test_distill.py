@@ -97,3 +97,11 @@ def test_a_ceasing_clause_and_a_lead_in_keep_their_subject():
 
     facts = distill([Turn("user", "Quick update: I no longer work at Initech, I work at Hooli now.")], known_name="Ife")
     assert [f.text for f in facts] == ["Ife no longer works at Initech.", "Ife works at Hooli now."]
+
+
+def test_a_later_name_in_the_conversation_wins():
+    turns = [Turn("user", "I'm Alexandra."), Turn("assistant", "Nice to meet you, Alexandra."),
+             Turn("user", "Actually, just call me Alex. I live in Lyon.")]
+    assert find_name(turns) == "Alex"
+    assert [f.text for f in distill(turns)] == [
+        "The user's name is Alexandra.", "The user's name is Alex.", "Alex lives in Lyon."]
