@@ -20,8 +20,8 @@ How a fact is read (:func:`read`):
   ``name``                  my name is X; is called / goes by X
   ``employer``              works *at|for* X; is employed *by|at* X; joined X; my employer is X
   ``job``                   works *as* X; my job/role/profession is X; is a X (X a job noun)
-  ``preference:<topic>``    prefers X; favourite <topic> is X — the topic is X's category
-                            (tea and coffee are both "food"), else X's head noun
+  ``preference:<topic>``    prefers X; favourite <topic> is X — the topic is "drink" for
+                            drinks (tea and coffee), else X's category ("food"), else X's head noun
   ========================  ==========================================================
 
 Verdicts:
@@ -155,7 +155,17 @@ def _singular(word: str) -> str:
     return word
 
 
+#: Drinks are their own preference topic: "prefers coffee over tea" says nothing about a favourite
+#: dish, although the memory categories file both under "food".
+_DRINKS = frozenset(
+    """drink drinks beverage beverages coffee tea espresso latte cappuccino juice wine beer milk soda smoothie
+    cocoa lemonade water cider""".split()
+)
+
+
 def _topic(value: str) -> str:
+    if any(w in _DRINKS for w in _WORD.findall(value.casefold())):
+        return "drink"
     categories = categorize(value)
     if categories:
         return categories[0]

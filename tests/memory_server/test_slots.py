@@ -26,7 +26,9 @@ from lesson_utils.memory_server.slots import read, retracts, same_fact, supersed
         ("My job title is radiographer", "job", "radiographer"),
         ("Kofi works as a lighting technician.", "job", "lighting technician"),
         ("I'm a locksmith", "job", "locksmith"),
-        ("Mei prefers green tea over black tea.", "preference:food", "green tea"),
+        ("Mei prefers green tea over black tea.", "preference:drink", "green tea"),
+        ("My favourite food is moussaka.", "preference:food", "moussaka"),
+        ("My favourite drink is cocoa.", "preference:drink", "cocoa"),
         ("My favourite season is autumn", "preference:season", "autumn"),
         ("I prefer aisle seats", "preference:seat", "aisle seats"),
     ],
@@ -55,6 +57,7 @@ def test_things_that_are_not_a_slot_of_the_user(text):
         ("My job is radiographer", "I'm a sonographer these days"),          # job: possessive vs "is a"
         ("Mei prefers green tea over black tea.", "Mei now prefers espresso."),  # preference, same topic
         ("My favourite season is autumn", "My favorite season is spring"),  # spelling varies
+        ("My favourite drink is tea.", "I prefer coffee over tea these days."),  # drinks: one topic
         ("Noor goes by Nono.", "The user's name is Noor-Ali."),              # name
         ("Kofi rehearses on Tuesdays.", "Kofi rehearses on Thursdays."),     # near-duplicate, changed day
         ("The user is 41 years old.", "The user is 42 years old."),          # near-duplicate, number
@@ -77,6 +80,7 @@ def test_a_contradicting_fact_supersedes(old, new):
         ("I'm allergic to peanuts", "I'm allergic to shellfish"),            # lower-case values
         ("Ines's brother lives in Oslo.", "Ines lives in Bergen."),          # someone else's home
         ("I prefer aisle seats", "I prefer oat milk"),                       # different preference topics
+        ("My favourite food is moussaka.", "Kenji prefers coffee over lemonade."),  # a drink is not a dish
         ("I live in Lyon", "I don't live in Porto"),                         # a negation about another value
         ("Numbered memory 4 of the pager", "Numbered memory 5 of the pager"),  # not about the user
     ],
