@@ -18,10 +18,11 @@ How a fact is read (:func:`read`):
   ========================  ==========================================================
   ``home``                  lives / is based / moved / relocated *in|to* X; my home/city/address is X
   ``name``                  my name is X; is called / goes by X
-  ``employer``              works *at|for* X; is employed *by|at* X; joined X; my employer is X
+  ``employer``              works *at|for* X (*as a* … dropped); is employed *by|at* X; joined X;
+                            started/got/took a (new) job *at|with* X; my employer is X
   ``job``                   works *as* X; my job/role/profession is X; is a X (X a job noun)
-  ``preference:<topic>``    prefers X; favourite <topic> is X — the topic is X's category
-                            (tea and coffee are both "food"), else X's head noun
+  ``preference:<topic>``    prefers X; favourite <topic> is X — the topic is "drink" for
+                            drinks (tea and coffee), else X's category ("food"), else X's head noun
   ========================  ==========================================================
 
 Verdicts:
@@ -31,6 +32,11 @@ Verdicts:
   value swapped ("ships on Fridays" → "on Thursdays", "is 41 years old" → "42 years old"), when the swapped
   words look like a value (a number, a day, a month, a time of day, a proper name) and the verb
   is not one that can hold for many values at once (likes, has, speaks, plays, visits, …).
+* a **rescheduling** ("moved cycling to Fridays", "rescheduled my dentist appointment to 3 May")
+  supersedes a fact about the same activity at another day, date or time ("goes cycling on Tuesdays").
+* a **compound** statement ("sold my Toyota and now drives a Renault", "lived in Oslo but now lives
+  in Lima") is also read clause by clause — a clause after "and/but now|then|…" keeps the subject —
+  and supersedes what any of its clauses supersedes.
 * :func:`same_fact` — same slot, same value, same polarity ("now lives in Lyon" repeats
   "lives in Lyon"): a duplicate, not an update.
 * :func:`retracts` — a withdrawal ("I no longer …", "Forget that …") matches a stored fact in
@@ -70,10 +76,13 @@ _USER_SUBJECT = re.compile(
     r"^(?:I|[Tt]he user|(?P<name>(?!The\b)[A-Z][\w\-]+(?: [A-Z][\w\-]+)?))\b(?!')\s+(?=(?P<next>[a-z]+))")
 #: After a bare name, the next word must look like a verb ("Alex ships", not "Numbered memory").
 _VERB_LIKE = re.compile(r"^(?:\w+[^s]s|\w+ed|is|was|has|had|can|could|will|would|should|must|may|might|did|does|"
-                        r"went|got|made|took|came|left|grew|goes|became|knew|ran|met|moved)$")
+                        r"went|got|made|took|came|left|grew|goes|became|knew|ran|met|moved|sold|bought|began|"
+                        r"drove|flew|gave|lost|won|paid|kept|built|spent|sent|found|wrote|swam|ate|drank|saw)$")
 _USER_POSSESSIVE = re.compile(r"^(?:[Mm]y|[Tt]he user's|(?!The\b)[A-Z][\w\-]+(?: [A-Z][\w\-]+)?'s?)\s+(?=[a-z])")
 _VALUE = r"(.+?)"
 _END = r"(?:\s+(?:to|over|rather than|instead of|than)\s+.*)?$"
+#: "works at Wingtip as a pharmacist": the employer is Wingtip (the role is another slot).
+_AS_ROLE = r"(?:\s+as\s+(?:an?\s+)?[a-z].*)?"
 
 # (slot, pattern over the predicate after a user subject)
 _PREDICATE_RULES: tuple[tuple[str, re.Pattern], ...] = (
@@ -81,9 +90,12 @@ _PREDICATE_RULES: tuple[tuple[str, re.Pattern], ...] = (
                         r"(?:has |have )?(?:moved|relocated)|(?:is|am) (?:moving|relocating)|moves?)"
                         r"\s+(?:in|to|at)\s+" + _VALUE + r"$")),
     ("name", re.compile(r"^(?:is|am) (?:called|named)\s+" + _VALUE + r"$|^goe?s? by\s+" + _VALUE + r"$")),
-    ("employer", re.compile(r"^(?:works?|working|(?:is|am) working)\s+(?:at|for)\s+" + _VALUE + r"$|"
-                            r"^(?:is|am) employed (?:at|by)\s+" + _VALUE + r"$|"
-                            r"^(?:has |have )?joined\s+" + _VALUE + r"$")),
+    ("employer", re.compile(r"^(?:works?|working|(?:is|am) working|(?:started|began) working)\s+(?:at|for)\s+"
+                            + _VALUE + _AS_ROLE + r"$|"
+                            r"^(?:is|am) employed (?:at|by)\s+" + _VALUE + _AS_ROLE + r"$|"
+                            r"^(?:has |have )?(?:started|began|got|took|accepted|landed)\s+(?:a |an |my |the )?"
+                            r"(?:new )?(?:job|position|role)\s+(?:at|with)\s+" + _VALUE + _AS_ROLE + r"$|"
+                            r"^(?:has |have )?joined\s+" + _VALUE + _AS_ROLE + r"$")),
     ("job", re.compile(r"^(?:works?|working|(?:is|am) working)\s+as\s+(?:an? )?" + _VALUE + r"$")),
     ("preference", re.compile(r"^(?:prefers?|(?:would|'d) rather have)\s+" + _VALUE + _END)),
 )
@@ -94,6 +106,14 @@ _POSSESSIVE_RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("job", re.compile(r"^(?:job|role|profession|occupation|job title)\s+is\s+(?:an? )?" + _VALUE + r"$")),
     ("favourite", re.compile(r"^(?:favou?rite|preferred)\s+(?P<topic>[a-z]+(?: [a-z]+)?)\s+is\s+" + _VALUE + r"$")),
 )
+#: "moved cycling to Fridays", "rescheduled my dentist appointment to 3 May" (the target must be a
+#: day, date or time: "moved my books to Berlin" is not a rescheduling).
+_RESCHEDULE = re.compile(
+    r"^(?:has |have )?(?:moved|rescheduled|shifted|switched|changed|pushed|brought)\s+"
+    r"(?:(?:my|the|our|their|his|her)\s+)?(?P<what>[a-z][a-z\- ]*?)\s+(?:forward |back )?(?:to|until|till)\s+"
+    r"(?P<when>.+)$")
+#: A second clause that keeps the subject: "sold my Toyota and now drives a Renault".
+_CLAUSE = re.compile(r",?\s+(?:and|but)\s+(?=(?:now|then|currently|instead|today|these days)\b)")
 _IS_A = re.compile(r"^(?:is|am)\s+an?\s+(?P<value>[a-z][a-z\- ]*[a-z])$")
 _JOB_SUFFIX = re.compile(r"(?:er|or|ist|eer|ian|ant|ent|man|woman|smith|wright)$")
 _JOB_WORDS = frozenset("nurse chef cook pilot clerk coach intern surgeon dentist architect barista vet medic".split())
@@ -140,6 +160,11 @@ class Statement:
     #: and crudely singular ("ships" → "ship"); ``cased`` keeps the original words (proper names).
     frame: tuple[str, ...] = ()
     cased: tuple[str, ...] = ()
+    #: A rescheduling: the activity's words (stemmed) and the new day/date/time words.
+    rescheduled: tuple[str, ...] = ()
+    when: frozenset[str] = frozenset()
+    #: The clauses of a compound statement (each read on its own, subject kept); empty otherwise.
+    clauses: tuple[Statement, ...] = ()
 
 
 def _norm_value(value: str) -> str:
@@ -155,7 +180,17 @@ def _singular(word: str) -> str:
     return word
 
 
+#: Drinks are their own preference topic: "prefers coffee over tea" says nothing about a favourite
+#: dish, although the memory categories file both under "food".
+_DRINKS = frozenset(
+    """drink drinks beverage beverages coffee tea espresso latte cappuccino juice wine beer milk soda smoothie
+    cocoa lemonade water cider""".split()
+)
+
+
 def _topic(value: str) -> str:
+    if any(w in _DRINKS for w in _WORD.findall(value.casefold())):
+        return "drink"
     categories = categorize(value)
     if categories:
         return categories[0]
@@ -233,11 +268,43 @@ def read(text: str) -> Statement:
                 hit = _IS_A.match(rest)
                 if hit and _is_job(hit.group("value")):
                     slot, value = "job", hit.group("value")
+    rescheduled: tuple[str, ...] = ()
+    when: frozenset[str] = frozenset()
+    if about_user and slot is None and not (ceased or negated) and rest is not None:
+        hit = _RESCHEDULE.match(rest)
+        if hit and _when_words(hit.group("when")):
+            rescheduled = tuple(sorted({_stem(w) for w in _WORD.findall(hit.group("what")) if w not in _FILLER}))
+            when = _when_words(hit.group("when"))
+    clauses: tuple[Statement, ...] = ()
+    parts = _CLAUSE.split(line)
+    if about_user and len(parts) > 1:
+        clauses = (read(parts[0]), *(_clause(part) for part in parts[1:]))
+        # The slot a clause fills is the statement's (so the store looks it up), not one read
+        # across the clauses ("lives in Lyon and now works at X" is not a home "Lyon and … X").
+        filled = next((c for c in clauses if c.slot is not None), None)
+        slot, value = (filled.slot, filled.value) if filled is not None else (None, None)
     frame, cased = _frame(positive)
     return Statement(
         text=text, slot=slot, value=_norm_value(value) if value else None, negated=negated, ceased=ceased,
-        about_user=about_user, frame=frame, cased=cased,
+        about_user=about_user, frame=frame, cased=cased, rescheduled=rescheduled, when=when, clauses=clauses,
     )
+
+
+def _clause(part: str) -> Statement:
+    """A later clause: with its own subject ("… but now I live in Perth") or the sentence's
+    ("… and now drives a Renault", read as "I now drives a Renault")."""
+    own = read(part)
+    return own if own.about_user else read("I " + part)
+
+
+def _when_words(text: str) -> frozenset[str]:
+    """The day, month, time-of-day and number words of ``text`` (singular, lower case)."""
+    found = set()
+    for w in _WORD.findall(text.casefold()):
+        w = _singular(w)
+        if w in _DAYS or w in _MONTHS or w in _TIMES or any(ch.isdigit() for ch in w):
+            found.add(w)
+    return frozenset(found)
 
 
 def _user_subject(text: str, *, lenient: bool = False) -> re.Match | None:
@@ -289,13 +356,29 @@ def _near_duplicate(new: Statement, old: Statement) -> bool:
 
 
 def same_fact(new: Statement, old: Statement) -> bool:
-    """Both say the same thing about the same slot: the new one is a duplicate."""
-    return (new.slot is not None and new.slot == old.slot and new.value == old.value
+    """Both say the same thing about the same slot: the new one is a duplicate (a compound
+    statement never is: it says more than one fact)."""
+    return (not new.clauses and new.slot is not None and new.slot == old.slot and new.value == old.value
             and (new.negated or new.ceased) == (old.negated or old.ceased) and new.about_user and old.about_user)
 
 
 def supersedes(new: Statement, old: Statement) -> bool:
-    """True when storing ``new`` makes ``old`` no longer current."""
+    """True when storing ``new`` makes ``old`` no longer current (a compound statement: when any
+    clause of ``new`` supersedes ``old`` or one of its clauses)."""
+    news, olds = (new, *new.clauses), (old, *old.clauses)
+    return any(_supersedes(n, o) for n in news for o in olds)
+
+
+def _reschedules(new: Statement, old: Statement) -> bool:
+    """``new`` moves an activity ``old`` mentions to another day, date or time."""
+    if not new.rescheduled or not old.about_user or old.negated or old.ceased:
+        return False
+    stored = {_stem(w) for w in old.frame if w != "USER"}
+    said_when = _when_words(" ".join(old.cased))
+    return set(new.rescheduled) <= stored and bool(said_when) and said_when != new.when
+
+
+def _supersedes(new: Statement, old: Statement) -> bool:
     if new.ceased:  # a withdrawal replaces nothing; it invalidates (see ``retracts``)
         return False
     old_negated = old.negated or old.ceased  # a stored "no longer lives in Paris" reads as a negation
@@ -308,7 +391,7 @@ def supersedes(new: Statement, old: Statement) -> bool:
     if new.negated != old.negated:
         # "likes tea" ⇄ "does not like tea"
         return new.about_user and old.about_user and bool(new.frame) and new.frame == old.frame
-    return not new.negated and _near_duplicate(new, old)
+    return not new.negated and (_near_duplicate(new, old) or _reschedules(new, old))
 
 
 def _stem(word: str) -> str:

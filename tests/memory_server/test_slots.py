@@ -23,10 +23,15 @@ from lesson_utils.memory_server.slots import read, retracts, same_fact, supersed
         ("The user's name is Ife.", "name", "ife"),
         ("I am employed by Hooli", "employer", "hooli"),
         ("Tomas works for the city council.", "employer", "city council"),
+        ("Priya works at Wingtip as a pharmacist.", "employer", "wingtip"),         # the role is not the employer
+        ("I started a new job at Globex.", "employer", "globex"),
+        ("Dev got a job with the harbour authority.", "employer", "harbour authority"),
         ("My job title is radiographer", "job", "radiographer"),
         ("Kofi works as a lighting technician.", "job", "lighting technician"),
         ("I'm a locksmith", "job", "locksmith"),
-        ("Mei prefers green tea over black tea.", "preference:food", "green tea"),
+        ("Mei prefers green tea over black tea.", "preference:drink", "green tea"),
+        ("My favourite food is moussaka.", "preference:food", "moussaka"),
+        ("My favourite drink is cocoa.", "preference:drink", "cocoa"),
         ("My favourite season is autumn", "preference:season", "autumn"),
         ("I prefer aisle seats", "preference:seat", "aisle seats"),
     ],
@@ -55,11 +60,19 @@ def test_things_that_are_not_a_slot_of_the_user(text):
         ("My job is radiographer", "I'm a sonographer these days"),          # job: possessive vs "is a"
         ("Mei prefers green tea over black tea.", "Mei now prefers espresso."),  # preference, same topic
         ("My favourite season is autumn", "My favorite season is spring"),  # spelling varies
+        ("My favourite drink is tea.", "I prefer coffee over tea these days."),  # drinks: one topic
         ("Noor goes by Nono.", "The user's name is Noor-Ali."),              # name
         ("Kofi rehearses on Tuesdays.", "Kofi rehearses on Thursdays."),     # near-duplicate, changed day
         ("The user is 41 years old.", "The user is 42 years old."),          # near-duplicate, number
         ("I do not eat gluten", "I eat gluten"),                             # polarity flips
         ("Sam enjoys jazz", "Sam doesn't enjoy jazz"),
+        ("Priya works at Wingtip as a pharmacist.", "Priya started a new job at Globex."),  # employer, new phrasing
+        ("Lisa goes rowing on Tuesdays.", "Lisa moved rowing to Saturdays."),             # rescheduled day
+        ("I have a dentist appointment on 28 April", "I rescheduled my dentist appointment to 3 May"),
+        ("Kofi has choir practice at 7 pm.", "Kofi has moved choir practice to 8 pm."),
+        ("Ben drives a Volvo.", "Ben sold their Volvo and now drives a Kia."),            # compound: a clause
+        ("I live in Hanoi", "I loved Hanoi but now I live in Perth"),
+        ("Ben sold their Volvo and now drives a Kia.", "Ben drives a Fiat."),             # a clause of the old one
     ],
 )
 def test_a_contradicting_fact_supersedes(old, new):
@@ -77,8 +90,14 @@ def test_a_contradicting_fact_supersedes(old, new):
         ("I'm allergic to peanuts", "I'm allergic to shellfish"),            # lower-case values
         ("Ines's brother lives in Oslo.", "Ines lives in Bergen."),          # someone else's home
         ("I prefer aisle seats", "I prefer oat milk"),                       # different preference topics
+        ("My favourite food is moussaka.", "Kenji prefers coffee over lemonade."),  # a drink is not a dish
         ("I live in Lyon", "I don't live in Porto"),                         # a negation about another value
         ("Numbered memory 4 of the pager", "Numbered memory 5 of the pager"),  # not about the user
+        ("Lisa goes rowing on Tuesdays.", "Lisa moved swimming to Saturdays."),            # another activity
+        ("Lisa goes rowing on Tuesdays.", "Lisa moved rowing to Tuesdays."),               # same day: no change
+        ("I keep my books in the attic.", "I moved my books to Berlin."),                  # a place, not a time
+        ("I live in Lyon", "I live in Lyon and now work at Hooli"),                        # a clause repeats it
+        ("I drive a Volvo", "I sold my bike and then bought a Volvo"),                      # no clause says otherwise
     ],
 )
 def test_facts_that_do_not_conflict_are_both_kept(old, new):
@@ -115,6 +134,15 @@ def test_a_withdrawal_names_a_value_or_a_slot():
     narrow, broad = read("Kofi rehearses on Tuesdays."), read("Kofi rehearses on Tuesdays with the brass band.")
     wanted = read("Kofi rehearses on Tuesdays.")
     assert retracts(wanted, narrow) < retracts(wanted, broad)
+
+
+def test_a_compound_statement_is_read_clause_by_clause():
+    statement = read("I live in Lyon and now work at Hooli")
+    assert [(c.slot, c.value) for c in statement.clauses] == [("home", "lyon"), ("employer", "hooli")]
+    assert (statement.slot, statement.value) == ("home", "lyon")        # not "lyon and work at hooli"
+    assert supersedes(statement, read("I work at Initech"))             # the second clause updates the employer
+    assert not same_fact(statement, read("I live in Lyon"))            # it says more than the stored fact
+    assert read("I live in Bosnia and Herzegovina").clauses == ()       # "and" alone does not split
 
 
 def test_a_plain_negation_is_a_fact_not_a_withdrawal():
