@@ -121,12 +121,12 @@ class _OnnxRuntime:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3
         try:
-            graph = minilm_graph.build(model_file)
+            self.graph = minilm_graph.build(model_file)
         except ImportError as exc:  # pragma: no cover - a broken install
             raise EmbeddingError("The default embedder needs the 'onnx' package (pip install onnx).") from exc
         except minilm_graph.GraphMismatch as exc:  # pragma: no cover - the sha256 pins the file
             raise EmbeddingError(f"Cannot rebuild the ONNX model at {model_file}: {exc}") from exc
-        self.session = ort.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+        self.session = self.graph.session(options)
 
 
 _RUNTIME: _OnnxRuntime | None = None

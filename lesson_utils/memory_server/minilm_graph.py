@@ -13,13 +13,17 @@ a cosine of 0.99999 or better (``tests/memory_server/test_minilm_graph.py`` chec
 hundred texts). That is why the embedder keeps its model id and no stored vector goes stale.
 
 Built once per process at load time, in memory, from the pinned file (no download, nothing
-written to disk); it needs the ``onnx`` package to read and write the graph.
+written to disk); it needs the ``onnx`` package to read and write the graph. The weights go to
+onnxruntime as in-memory external initializers, not copied into the graph's protobuf: that keeps
+the load's peak memory close to the original graph's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -39,15 +43,17 @@ class GraphMismatch(RuntimeError):
 
 
 def _constants(model) -> dict[str, np.ndarray]:
-    """Every initializer, plus each weight's dequantised value (``Cast`` of int8, then ``Mul`` by its scale)."""
+    """Every float initializer, plus each weight dequantised exactly as the graph does it: ``Cast``
+    of the int8 tensor to float32, then ``Mul`` by its scale (one step here, no intermediate kept)."""
     from onnx import numpy_helper
 
     values = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    cast = {n.output[0]: n.input[0] for n in model.graph.node
+            if n.op_type == "Cast" and values.get(n.input[0], np.empty(0)).dtype == np.int8}
     for node in model.graph.node:
-        if node.op_type == "Cast" and values.get(node.input[0], np.empty(0)).dtype == np.int8:
-            values[node.output[0]] = values[node.input[0]].astype(np.float32)
-        elif node.op_type == "Mul" and all(name in values for name in node.input):
-            values[node.output[0]] = np.multiply(values[node.input[0]], values[node.input[1]], dtype=np.float32)
+        if node.op_type == "Mul" and node.input[0] in cast and node.input[1] in values:
+            quantised = values.pop(cast[node.input[0]])
+            values[node.output[0]] = np.multiply(quantised.astype(np.float32), values[node.input[1]], dtype=np.float32)
     return values
 
 
@@ -63,10 +69,28 @@ def _weights_by_bias(model, values: dict[str, np.ndarray]) -> dict[str, np.ndarr
     return weights
 
 
-def build(model_file: Path) -> bytes:
-    """The serialised fused graph for the all-MiniLM-L6-v2 file at ``model_file``."""
+@dataclass
+class FusedGraph:
+    """The fused graph (weights left out) and its weights, by initializer name."""
+
+    model: bytes
+    weights: dict[str, np.ndarray]
+    _values: list[Any] = field(default_factory=list, repr=False)
+
+    def session(self, options: Any) -> Any:
+        """An ``onnxruntime.InferenceSession`` on these weights (kept alive by this object)."""
+        import onnxruntime as ort
+
+        names = list(self.weights)
+        self._values = [ort.OrtValue.ortvalue_from_numpy(self.weights[name]) for name in names]
+        options.add_external_initializers(names, self._values)
+        return ort.InferenceSession(self.model, options, providers=["CPUExecutionProvider"])
+
+
+def build(model_file: Path) -> FusedGraph:
+    """The fused graph for the all-MiniLM-L6-v2 file at ``model_file``."""
     import onnx
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import TensorProto, helper
 
     source = onnx.load(str(model_file))
     values = _constants(source)
@@ -74,11 +98,16 @@ def build(model_file: Path) -> bytes:
     del source
     initializers = []
     nodes = []
+    arrays: dict[str, np.ndarray] = {}
 
     def const(name: str, array: np.ndarray) -> str:
         if array.dtype != np.float32:
             raise GraphMismatch(f"{name} is {array.dtype}, expected float32")
-        initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
+        arrays[name] = np.ascontiguousarray(array)
+        placeholder = TensorProto(name=name, data_type=TensorProto.FLOAT, dims=array.shape,
+                                  data_location=TensorProto.EXTERNAL)
+        placeholder.external_data.add(key="location", value="in-memory")  # replaced by FusedGraph.session
+        initializers.append(placeholder)
         return name
 
     def value(name: str) -> np.ndarray:
@@ -137,11 +166,13 @@ def build(model_file: Path) -> bytes:
     )
     model = helper.make_model(graph, ir_version=8, opset_imports=[helper.make_opsetid("", 17),
                                                                   helper.make_opsetid("com.microsoft", 1)])
-    return model.SerializeToString()
+    return FusedGraph(model.SerializeToString(), arrays)
 
 
-def node_types(model_bytes: bytes) -> Iterator[str]:
-    """The op type of every node in a serialised graph (for tests and curiosity)."""
-    import onnx
+def node_types(graph: FusedGraph) -> Iterator[str]:
+    """The op type of every node in the fused graph (for tests and curiosity)."""
+    from onnx import ModelProto
 
-    return (node.op_type for node in onnx.load_from_string(model_bytes).graph.node)
+    model = ModelProto()
+    model.ParseFromString(graph.model)
+    return (node.op_type for node in model.graph.node)
