@@ -21,6 +21,7 @@ import hashlib
 import re
 import sqlite3
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 # Words that carry no topic: dropped from full-text queries so "When do I usually ship?" asks
@@ -65,8 +66,11 @@ def content_key(text: str) -> frozenset[str]:
     )
 
 
+@lru_cache(maxsize=4096)
 def owner_token(user_id: str) -> str:
-    """The user's token in the index: one word, so any user id (spaces, quotes, scripts) is safe."""
+    """The user's token in the index: one word, so any user id (spaces, quotes, scripts) is safe.
+
+    Cached: every insert and most queries of a user need it."""
     return "u" + hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:24]
 
 

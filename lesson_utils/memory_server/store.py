@@ -36,6 +36,7 @@ from .fulltext import (
 from .rows import SCHEMA_VERSION, MemoryRecord, MemoryRows, NewMemory, now
 from .vectors import IVF_MIN_VECTORS, VectorIndex
 
+# The parts' names importers already use (``from .store import MemoryRecord, normalise_text, …``).
 __all__ = [
     "MEMORY_TYPES", "IVF_MIN_VECTORS", "NEIGHBOURS", "NEIGHBOUR_MIN_SIMILARITY", "SCHEMA_VERSION", "STOPWORDS",
     "TEXT_POSTINGS_BUDGET", "MemoryRecord", "MemoryStore", "NewMemory", "Written",
@@ -61,7 +62,10 @@ class Written:
 
 
 class MemoryStore:
-    """Thread-safe memory storage: one SQLite connection and the in-RAM indexes, under one lock."""
+    """Thread-safe memory storage: one SQLite connection and the in-RAM indexes, under one lock.
+
+    ``rows``, ``text`` and ``vectors`` are the three parts, readable for tests and the bench;
+    every change goes through the store's methods, which keep the three in step."""
 
     def __init__(self, path: str | os.PathLike[str] | None, *, embedding_model: str, dim: int) -> None:
         self.embedding_model = embedding_model
@@ -93,12 +97,13 @@ class MemoryStore:
         for start in range(0, len(rows), 256):
             batch = rows[start : start + 256]
             vecs = embed([r[4] for r in batch])
-            with self._transaction():
-                for (seq, *_), vec in zip(batch, vecs, strict=True):
-                    self.rows.set_embedding(seq, vec, self.embedding_model)
-            for (seq, user, mtype, session, _, current), vec in zip(batch, vecs, strict=True):
-                if current:  # only current memories are searchable
-                    self.vectors.add(user, seq, vec, mtype, session)
+            with self._lock:  # the vectors change after the commit, still under the lock
+                with self._transaction():
+                    for (seq, *_), vec in zip(batch, vecs, strict=True):
+                        self.rows.set_embedding(seq, vec, self.embedding_model)
+                for (seq, user, mtype, session, _, current), vec in zip(batch, vecs, strict=True):
+                    if current:  # only current memories are searchable
+                        self.vectors.add(user, seq, vec, mtype, session)
         if rows:
             logger.info("Re-embedded %d memories with %s", len(rows), self.embedding_model)
         self.stale_vectors = 0
