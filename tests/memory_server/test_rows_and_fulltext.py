@@ -122,12 +122,14 @@ def test_rows_find_exact_duplicates_and_owned_ids_per_user():
 
 def test_latest_attribute_follows_inserts_and_forgets_on_invalidation():
     table = Table()
-    table.add("u", "I am Alex", attributes={"name": "Alex"})
+    [first] = table.add("u", "I am Alex", attributes={"name": "Alex"})
     assert table.rows.latest_attribute("u", "name") == "Alex"
     [second] = table.add("u", "Call me Al", attributes={"name": "Al"})
     assert table.rows.latest_attribute("u", "name") == "Al"  # the cached value follows the insert
     table.rows.invalidate("u", [second], now(), None)
     assert table.rows.latest_attribute("u", "name") == "Alex"
+    table.rows.delete("u", [first])
+    assert table.rows.latest_attribute("u", "name") is None  # forgotten on delete too
     assert table.rows.latest_attribute("someone", "name") is None
     with pytest.raises(ValueError, match="lower-case identifiers"):
         table.rows.latest_attribute("u", "name') --")

@@ -80,6 +80,32 @@ def test_filters_by_memory_type_and_session_are_exact(ivf_min_vectors):
     assert index.search("u", query, 10, session_id="nowhere") == []
 
 
+def test_removing_in_any_order_keeps_every_other_vector_under_its_own_seq():
+    vectors = _unit(np.eye(12) + 0.05)
+    index = _filled(vectors, ivf_min_vectors=1000)
+    left = set(range(1, 13))
+    for seq in (1, 12, 11, 5, 2):  # 12 moves into 1's place, then leaves itself, ...
+        index.remove("u", [seq])
+        left.discard(seq)
+        for kept in left:
+            assert index.search("u", vectors[kept - 1], 1)[0][0] == kept
+            np.testing.assert_array_equal(index.vectors_for("u", [kept])[kept], vectors[kept - 1])
+    assert index.size("u") == len(left) == 7
+
+
+def test_a_filtered_search_above_the_threshold_finds_matches_outside_the_probed_partitions():
+    vectors, centres = _clustered(3000, 16)
+    near = np.argmax(vectors @ centres.T, axis=1)  # each vector's own centre
+    index = VectorIndex(16, ivf_min_vectors=1000)
+    for seq, (vec, centre) in enumerate(zip(vectors, near, strict=True), start=1):
+        index.add("u", seq, vec, "procedural" if centre == 0 else "semantic", None)
+    query = centres[1]  # far from centre 0: its partitions are not the probed ones
+    hits = index.search("u", query, 5, memory_type="procedural")
+    assert index.uses_ivf("u")
+    wanted = [(s, sim) for s, sim in index.exact_search("u", query, 3000) if near[s - 1] == 0][:5]
+    assert [s for s, _ in hits] == [s for s, _ in wanted]
+
+
 def test_users_never_see_each_others_vectors():
     index = VectorIndex(4)
     index.add("alice", 1, _unit(np.ones((1, 4)))[0], "semantic", None)
