@@ -120,12 +120,11 @@ def time_modes(store, embedder, queries, with_http: bool) -> dict[str, list[floa
 
 def ann_agreement(store, embedder, queries) -> float:
     """Mean overlap of the indexed vector top 10 with the exact (brute-force) top 10."""
-    index = store._vectors["bench"]
     overlaps = []
     for q in queries[:50]:
         vec = embedder.embed([q])[0]
-        approx = {s for s, _ in index.search(vec, 10, None, None)}
-        exact = {s for s, _ in index.exact_search(vec, 10)}
+        approx = {s for s, _ in store.vectors.search("bench", vec, 10)}
+        exact = {s for s, _ in store.vectors.exact_search("bench", vec, 10)}
         overlaps.append(len(approx & exact) / 10)
     return sum(overlaps) / len(overlaps)
 

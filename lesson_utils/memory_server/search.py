@@ -62,7 +62,7 @@ class QueryVectorCache:
             except TypeError:  # an embedder that cannot be weakly referenced or hashed: no caching
                 entries = None
             cached = entries.get(key) if entries is not None else None
-            if cached is not None:
+            if entries is not None and cached is not None:
                 entries.move_to_end(key)
                 return cached
         vector = np.asarray(embedder.embed([text])[0], dtype=np.float32)
@@ -114,7 +114,7 @@ def search(
             store.text_search(user_id, query, depth, memory_type=memory_type, session_id=session_id), start=1
         ):
             text_ranks[seq] = rank
-    if mode in ("hybrid", "vector"):
+    if pending is not None:  # the hybrid and vector modes
         qvec = pending.result()
         rank = 0
         for seq, sim in store.vector_search(user_id, qvec, depth, memory_type=memory_type, session_id=session_id):

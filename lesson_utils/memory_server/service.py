@@ -215,7 +215,7 @@ class MemoryService:
             total = len(records)
             records = records[(page - 1) * size: page * size]
         else:
-            records, total = self.store.list(
+            records, total = self.store.list_memories(
                 user, page=page, size=size, memory_type=memory_type, app=app, categories=categories,
                 as_of=round(as_of.timestamp(), 3) if as_of else None, include_superseded=query.include_superseded,
             )

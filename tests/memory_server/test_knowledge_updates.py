@@ -145,7 +145,7 @@ def test_deleting_by_id_and_all_of_a_user_empties_search_list_and_the_vector_ind
     assert noor.delete(everything) == "Deleted 2 memories."
     assert noor.list(ListOptions(include_superseded=True)).total == 0
     assert noor.search("tea", SearchOptions(mode="vector")).results == []
-    assert store.count("noor") == 0 and store._vectors["noor"].size == 0
+    assert store.count("noor") == 0 and store.vectors.size("noor") == 0
     assert store.count("someone-else") == 1  # other users are untouched
 
 
@@ -159,7 +159,7 @@ def test_versions_survive_a_restart(tmp_path, embedder):
         with SyncCortadelClient(server.url, "noor") as c:
             assert c.get(old.id).superseded_by == new.id
             assert [h.id for h in c.search("Tallinn Quito home").results] == [new.id]
-            assert server.service.store._vectors["noor"].size == 1
+            assert server.service.store.vectors.size("noor") == 1
 
 
 def test_a_version_1_database_is_upgraded_and_its_facts_can_be_superseded(tmp_path, embedder):
