@@ -19,7 +19,7 @@ What differs from a real Cortadel server, honestly:
 * ``expand_query``, ``include_faded`` and ``include_session_arm`` are accepted and have nothing
   to act on (no synonyms, fading or session summaries).
 * Above 20,000 memories per user the vector arm is approximate (an IVF index), and a BM25 query
-  whose every term is very common ranks only that term's newest matches — see ``store.py``.
+  whose every term is very common ranks only that term's newest matches — see ``vectors.py`` and ``fulltext.py``.
 
 Knowledge updates (``slots.py`` decides, ``store.py`` applies, one transaction per write).
 Memories are versions: a superseded or withdrawn memory stays stored with ``is_current=false``,

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from collections.abc import Sequence
 
 from ..language import extract_name, strip_remember_prefix
-from .store import normalise_text
+from .fulltext import normalise_text
 
 
 @dataclass
