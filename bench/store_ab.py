@@ -1,7 +1,7 @@
 """A/B of two checkouts' memory stores in one process, so a shared machine's load hits both alike.
 
     python bench/store_ab.py /path/to/other/checkout            # 10k memories, 120 queries
-    python bench/store_ab.py /work/main --size 20000 --queries 200
+    python bench/store_ab.py ../before --size 20000 --queries 200   # git worktree add ../before <rev>
 
 Each checkout's ``lesson_utils/memory_server/*.py`` is copied into its own throwaway package
 (``store_a``, ``store_b``; the package ``__init__`` is left out, so nothing but storage loads),
