@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from typing import Annotated
 
 from fastapi import Depends, Request
-from fastapi.exceptions import RequestValidationError
 
 from .problems import BadRequest, HttpProblem
+from .validation import field_error
 
 
 class AuthError(HttpProblem):
@@ -116,8 +116,7 @@ async def list_user(request: Request, key_user: CallerKey) -> str:
     """``GET /memories``: the user to list; a missing ``user_id`` is a field error (ValidationProblemDetails)."""
     user = _query_user(key_user, request.query_params.get("user_id"))
     if user is None:
-        raise RequestValidationError([{"type": "missing", "loc": ("query", "user_id"), "msg": "is required",
-                                       "input": None}])
+        raise field_error("query", ("user_id",), "is required", "missing")
     return user
 
 

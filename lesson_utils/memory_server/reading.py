@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError
 from .auth import CallerKey
 from .problems import UnsupportedMediaType
 from .request_models import NEEDS_USER_ID
-from .validation import json_type
+from .validation import field_error, json_type
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -41,7 +41,7 @@ def _reject_constant(name: str) -> Any:
 
 
 def _body_error(loc: tuple[str, ...], phrase: str, kind: str = "json_invalid") -> RequestValidationError:
-    return RequestValidationError([{"type": kind, "loc": ("body", *loc), "msg": phrase, "input": None}])
+    return field_error("body", loc, phrase, kind)
 
 
 def parse_json_object(raw: bytes) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 TITLE = "One or more validation errors occurred."
@@ -32,6 +33,12 @@ _PHRASES = {
     "model_attributes_type": "must be a JSON object, not {json}",
     "list_type": "must be an array, not {json}",
 }
+
+
+def field_error(where: str, loc: tuple[str, ...], phrase: str, kind: str) -> RequestValidationError:
+    """One problem found by hand (not by a request model), shaped as the models' errors are:
+    ``where`` is ``"body"`` or ``"query"``, ``loc`` the field's path, ``phrase`` what is wrong."""
+    return RequestValidationError([{"type": kind, "loc": (where, *loc), "msg": phrase, "input": None}])
 
 
 def json_type(value: Any) -> str:
