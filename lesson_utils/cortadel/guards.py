@@ -6,9 +6,13 @@ turns. Three of the four fixes are small rules about *which* messages and memori
 they live here, beside the hooks, and each hook calls them by name:
 
 * **feedback loop** — :func:`ingestible`: store only the caller's and the model's own words, never
-  a message some context provider injected (the framework stamps those with
-  ``additional_properties["_attribution"]["source_id"]``). Without it a recalled memory is written
-  back as if the user had said it, and replayed history is re-stored every turn.
+  a message some context provider injected. The hook starts from the turn's own words
+  (``context.input_messages`` and the response), not from the whole request: a message a provider
+  adds with ``context.extend_messages`` is stamped ``additional_properties["_attribution"]["source_id"]``,
+  but not every added message is — ``CompactionProvider``'s summary has no stamp. The stamp is the
+  second guard (:func:`is_injected`), for a stamped message that turns up in the turn's own list.
+  Without them a recalled memory is written back as if the user had said it, replayed history is
+  re-stored every turn, and a summary would be stored as a user turn.
 * **the same memories every turn** — :func:`fresh_hits` / :func:`remember_injected`: skip memories
   already injected in this session, remembering their ids in ``session.state`` (capped, so state
   cannot grow without bound).
@@ -37,7 +41,9 @@ _INGESTIBLE_ROLES = ("user", "assistant", "system")
 
 
 def is_injected(message: Message) -> bool:
-    """True for a message some context provider added (the framework stamps ``_attribution``)."""
+    """True for a message a context provider added with ``context.extend_messages`` (the framework
+    stamps those with ``_attribution``). Not every message a provider puts into a request is stamped:
+    ``CompactionProvider``'s summary is not, so this is never the only guard (see the module docstring)."""
     attribution = (message.additional_properties or {}).get("_attribution")
     return isinstance(attribution, dict) and bool(attribution.get("source_id"))
 

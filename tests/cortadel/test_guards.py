@@ -56,3 +56,29 @@ def test_remember_injected_keeps_the_newest_ids_as_json(make_hit):
     assert json.loads(json.dumps(state)) == state
     remember_injected([make_hit("m5", "e")], state, cap=0)
     assert INJECTED_IDS_KEY not in state
+
+
+async def test_a_compaction_summary_is_never_stored_although_it_carries_no_source_id(memory):
+    """CompactionProvider puts its summary into the request without an ``_attribution`` stamp, so a
+    guard that only drops stamped messages would store it as a user turn. The provider starts from
+    the turn's own words (input + response) instead; the stamp is only its second guard."""
+    from agent_framework import Agent, CompactionProvider, InMemoryHistoryProvider, SummarizationStrategy
+
+    from lesson_utils import CortadelContextProvider
+
+    from ..fakes import FakeChatClient
+
+    summariser = FakeChatClient(reply="SUMMARY: the user talked about trains.")
+    chat = FakeChatClient()
+    compaction = CompactionProvider(before_strategy=SummarizationStrategy(client=summariser, target_count=2, threshold=1))
+    providers = [InMemoryHistoryProvider(), compaction, CortadelContextProvider(client=memory)]  # lesson 03's order
+    agent = Agent(client=chat, context_providers=providers)
+    session = agent.create_session()
+    for n in range(5):
+        await agent.run(f"Turn {n}: I like trains.", session=session)
+    sent = [m.text for m in chat.requests[-1].messages]
+    assert any("SUMMARY" in text for text in sent), "the summariser should have run (the test's premise)"
+    unstamped = [m for m in chat.requests[-1].messages if "SUMMARY" in m.text and not is_injected(m)]
+    assert unstamped, "the summary should arrive without a source_id (the framework fact this test guards)"
+    stored = [m.content for messages, _ in memory.conversations for m in messages]
+    assert stored and not any("SUMMARY" in text for text in stored)
