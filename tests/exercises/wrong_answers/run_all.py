@@ -61,16 +61,33 @@ def _without_title(line: str) -> str:
 def run_in_child(lesson: str) -> list[dict]:
     command = [sys.executable, str(Path(__file__)), "--child", lesson]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", timeout=CHILD_TIMEOUT_S,
-                              cwd=HERE.parents[2])
+        done = subprocess.run(
+            command, capture_output=True, text=True, encoding="utf-8", timeout=CHILD_TIMEOUT_S, cwd=HERE.parents[2]
+        )
     except subprocess.TimeoutExpired:
-        return [{"exercise": f"{lesson}.*", "answer": "-", "mistake": "(whole lesson)", "passed": None,
-                 "seconds": CHILD_TIMEOUT_S, "check_said": f"timed out after {CHILD_TIMEOUT_S} s"}]
+        return [
+            {
+                "exercise": f"{lesson}.*",
+                "answer": "-",
+                "mistake": "(whole lesson)",
+                "passed": None,
+                "seconds": CHILD_TIMEOUT_S,
+                "check_said": f"timed out after {CHILD_TIMEOUT_S} s",
+            }
+        ]
     for line in reversed(done.stdout.splitlines()):
         if line.startswith("ROWS "):
             return json.loads(line[5:])
-    return [{"exercise": f"{lesson}.*", "answer": "-", "mistake": "(whole lesson)", "passed": None, "seconds": 0,
-             "check_said": f"runner failed (exit {done.returncode}): {done.stderr.strip()[-300:]}"}]
+    return [
+        {
+            "exercise": f"{lesson}.*",
+            "answer": "-",
+            "mistake": "(whole lesson)",
+            "passed": None,
+            "seconds": 0,
+            "check_said": f"runner failed (exit {done.returncode}): {done.stderr.strip()[-300:]}",
+        }
+    ]
 
 
 def _cell(text: str, width: int = 110) -> str:
@@ -82,7 +99,9 @@ def markdown(rows: list[dict]) -> str:
     lines = ["| exercise | wrong answer | mistake | passed? | check said |", "|---|---|---|---|---|"]
     for row in rows:
         verdict = {True: "**PASSED**", False: "rejected", None: "error"}[row["passed"]]
-        lines.append(f"| {row['exercise']} | `{row['answer']}` | {_cell(row['mistake'], 70)} | {verdict} | {_cell(row['check_said'])} |")
+        lines.append(
+            f"| {row['exercise']} | `{row['answer']}` | {_cell(row['mistake'], 70)} | {verdict} | {_cell(row['check_said'])} |"
+        )
     lines += ["", "| exercise | wrong answers | passed (check too weak) |", "|---|---:|---:|"]
     by_exercise: dict[str, list[dict]] = {}
     for row in rows:
@@ -110,8 +129,10 @@ def main() -> None:
     for lesson in args.lessons:
         lesson_rows = run_in_child(lesson)
         for row in lesson_rows:
-            print(f"{row['exercise']:24} {row['answer']:36} passed={row['passed']!s:5} {row['seconds']:6.1f}s  {_cell(row['check_said'], 90)}",
-                  flush=True)
+            print(
+                f"{row['exercise']:24} {row['answer']:36} passed={row['passed']!s:5} {row['seconds']:6.1f}s  {_cell(row['check_said'], 90)}",
+                flush=True,
+            )
         rows += lesson_rows
     table = markdown(rows)
     print()

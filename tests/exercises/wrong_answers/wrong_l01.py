@@ -15,7 +15,11 @@ LESSON_QUESTION = "Tell me a joke about a pirate."
 async def hardcoded_first_question(agent, first, second):
     """Hard-codes the lesson's turn-1 question in the history instead of sending `first`."""
     turn1 = await agent.run(first)
-    history = [Message(role="user", contents=[LESSON_QUESTION]), *turn1.messages, Message(role="user", contents=[second])]
+    history = [
+        Message(role="user", contents=[LESSON_QUESTION]),
+        *turn1.messages,
+        Message(role="user", contents=[second]),
+    ]
     return await agent.run(history)
 
 

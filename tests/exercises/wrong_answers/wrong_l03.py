@@ -45,21 +45,29 @@ class NameInState(ContextProvider):
 def _budgeted(budget):
     return CompactionProvider(
         before_strategy=TokenBudgetComposedStrategy(
-            token_budget=budget, tokenizer=CharacterEstimatorTokenizer(), strategies=[SlidingWindowStrategy(keep_last_groups=4)]
+            token_budget=budget,
+            tokenizer=CharacterEstimatorTokenizer(),
+            strategies=[SlidingWindowStrategy(keep_last_groups=4)],
         )
     )
 
 
 def history_only_budget(client, token_budget):
     """Budgets the history only: the new user message comes on top, so the request exceeds `token_budget`."""
-    return Agent(client=client, instructions=INSTRUCTIONS,
-                 context_providers=[InMemoryHistoryProvider(), NameInState(), _budgeted(token_budget)])
+    return Agent(
+        client=client,
+        instructions=INSTRUCTIONS,
+        context_providers=[InMemoryHistoryProvider(), NameInState(), _budgeted(token_budget)],
+    )
 
 
 def lesson_budget_hardcoded(client, token_budget):
     """Ignores `token_budget`: the lesson's 350, less a margin for the new message."""
-    return Agent(client=client, instructions=INSTRUCTIONS,
-                 context_providers=[InMemoryHistoryProvider(), NameInState(), _budgeted(350 - 80)])
+    return Agent(
+        client=client,
+        instructions=INSTRUCTIONS,
+        context_providers=[InMemoryHistoryProvider(), NameInState(), _budgeted(350 - 80)],
+    )
 
 
 class PriyaName(ContextProvider):
@@ -74,8 +82,11 @@ class PriyaName(ContextProvider):
 
 def hardcoded_name(client, token_budget):
     """Hard-codes the lesson's name (Priya) in the instructions; the budget part is right."""
-    return Agent(client=client, instructions=INSTRUCTIONS,
-                 context_providers=[InMemoryHistoryProvider(), PriyaName(), _budgeted(token_budget // 2)])
+    return Agent(
+        client=client,
+        instructions=INSTRUCTIONS,
+        context_providers=[InMemoryHistoryProvider(), PriyaName(), _budgeted(token_budget // 2)],
+    )
 
 
 class NameOnInstance(ContextProvider):
@@ -98,8 +109,11 @@ class NameOnInstance(ContextProvider):
 
 def name_on_instance(client, token_budget):
     """The name lives on the provider object: a second conversation on the same agent hears the first user's name."""
-    return Agent(client=client, instructions=INSTRUCTIONS,
-                 context_providers=[InMemoryHistoryProvider(), NameOnInstance(), _budgeted(token_budget // 2)])
+    return Agent(
+        client=client,
+        instructions=INSTRUCTIONS,
+        context_providers=[InMemoryHistoryProvider(), NameOnInstance(), _budgeted(token_budget // 2)],
+    )
 
 
 class NameAfterImOnly(NameInState):
@@ -114,23 +128,34 @@ class NameAfterImOnly(NameInState):
 
 def name_only_after_im(client, token_budget):
     """A name regex that only knows "I'm X": "My name is ..." or "Call me ..." teach it nothing."""
-    return Agent(client=client, instructions=INSTRUCTIONS,
-                 context_providers=[InMemoryHistoryProvider(), NameAfterImOnly(), _budgeted(token_budget // 2)])
+    return Agent(
+        client=client,
+        instructions=INSTRUCTIONS,
+        context_providers=[InMemoryHistoryProvider(), NameAfterImOnly(), _budgeted(token_budget // 2)],
+    )
 
 
 def anchored_truncation(client, token_budget):
     """Keeps turn 1 with preserve_first_user_group and truncates to the budget: history only, and no provider."""
-    truncate = TruncationStrategy(max_n=token_budget, compact_to=token_budget * 2 // 3,
-                                  tokenizer=CharacterEstimatorTokenizer(), preserve_first_user_group=True)
-    return Agent(client=client, instructions=INSTRUCTIONS,
-                 context_providers=[InMemoryHistoryProvider(), CompactionProvider(before_strategy=truncate)])
+    truncate = TruncationStrategy(
+        max_n=token_budget,
+        compact_to=token_budget * 2 // 3,
+        tokenizer=CharacterEstimatorTokenizer(),
+        preserve_first_user_group=True,
+    )
+    return Agent(
+        client=client,
+        instructions=INSTRUCTIONS,
+        context_providers=[InMemoryHistoryProvider(), CompactionProvider(before_strategy=truncate)],
+    )
 
 
 def fixed_window(client, token_budget):
     """Ignores `token_budget`: a fixed window of the last 4 groups plus the name provider."""
     window = CompactionProvider(before_strategy=SlidingWindowStrategy(keep_last_groups=4))
-    return Agent(client=client, instructions=INSTRUCTIONS,
-                 context_providers=[InMemoryHistoryProvider(), NameInState(), window])
+    return Agent(
+        client=client, instructions=INSTRUCTIONS, context_providers=[InMemoryHistoryProvider(), NameInState(), window]
+    )
 
 
 WRONG = [
@@ -138,7 +163,7 @@ WRONG = [
     ("03.token_budget", lesson_budget_hardcoded, "ignores token_budget: lesson's 350 hard-coded"),
     ("03.token_budget", hardcoded_name, "hard-codes the name Priya"),
     ("03.token_budget", name_on_instance, "name kept on the provider instance"),
-    ("03.token_budget", name_only_after_im, "name regex knows only \"I'm X\""),
+    ("03.token_budget", name_only_after_im, 'name regex knows only "I\'m X"'),
     ("03.token_budget", anchored_truncation, "anchored truncation of the history; budget exceeded by new message"),
     ("03.token_budget", fixed_window, "ignores token_budget: fixed sliding window"),
 ]

@@ -26,7 +26,9 @@ async def resume_without_write_back(path, message):
 
     from lesson_utils import UserMemoryProvider, get_chat_client
 
-    agent = Agent(client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()])
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
     with open(path, encoding="utf-8") as f:
         session = AgentSession.from_dict(json.load(f))
     return (await agent.run(message, session=session)).text
@@ -40,7 +42,9 @@ async def resume_writes_loaded_dict(path, message):
 
     from lesson_utils import UserMemoryProvider, get_chat_client
 
-    agent = Agent(client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()])
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
     session = AgentSession.from_dict(data)
@@ -75,7 +79,9 @@ async def resume_into_new_session(path, message):
 
     from lesson_utils import UserMemoryProvider, get_chat_client
 
-    agent = Agent(client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()])
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
     with open(path, encoding="utf-8") as f:
         loaded = AgentSession.from_dict(json.load(f))
     session = agent.create_session()
@@ -105,7 +111,9 @@ async def resume_from_module_cache(path, message):
     from lesson_utils import UserMemoryProvider, get_chat_client
 
     session = _SAVED[str(path)]
-    agent = Agent(client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()])
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
     reply = await agent.run(message, session=session)
     with open(path, "w", encoding="utf-8") as f:
         json.dump(session.to_dict(), f)
@@ -126,7 +134,9 @@ async def resume_state_only(path, message):
 
     from lesson_utils import UserMemoryProvider, get_chat_client
 
-    agent = Agent(client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()])
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
     with open(path, encoding="utf-8") as f:
         state = json.load(f)
     session = AgentSession.from_dict({"type": "session", "session_id": "resumed", "state": state})
@@ -144,7 +154,9 @@ async def resume_returns_response(path, message):
 
     from lesson_utils import UserMemoryProvider, get_chat_client
 
-    agent = Agent(client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()])
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
     with open(path, encoding="utf-8") as f:
         session = AgentSession.from_dict(json.load(f))
     reply = await agent.run(message, session=session)
@@ -158,7 +170,11 @@ WRONG = [
     ("05.resume_from_json", (save, resume_writes_loaded_dict), "writes back the loaded dict, not the new session"),
     ("05.resume_from_json", (save, resume_without_memory_provider), "agent built without UserMemoryProvider"),
     ("05.resume_from_json", (save, resume_into_new_session), "state copied into a new session (new id)"),
-    ("05.resume_from_json", (save_and_keep, resume_from_module_cache), "session kept in a module dict, not read from the file"),
+    (
+        "05.resume_from_json",
+        (save_and_keep, resume_from_module_cache),
+        "session kept in a module dict, not read from the file",
+    ),
     ("05.resume_from_json", (save_state_only, resume_state_only), "saves state only; session id made up"),
     ("05.resume_from_json", (save, resume_returns_response), "returns the response, not its text"),
 ]

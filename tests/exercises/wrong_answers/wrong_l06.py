@@ -68,7 +68,7 @@ def module_level_seed(agent, memory, first_user, name, age):
 
 
 WRONG = [
-    ("06.seed_second_user", hardcoded_slot, "hard-codes the slot \"user_memory\""),
+    ("06.seed_second_user", hardcoded_slot, 'hard-codes the slot "user_memory"'),
     ("06.seed_second_user", aliases_anas_dict, "reuses and mutates Ana's slot dict"),
     ("06.seed_second_user", forks_ana, "forks Ana's session (her transcript and id)"),
     ("06.seed_second_user", hardcoded_name, "hard-codes the name Ben"),

@@ -194,7 +194,7 @@ class RecallNotFailOpen(_Store, ContextProvider):
 
 
 class RecallOnFirstTurnOnly(_Store, ContextProvider):
-    """"Dedups" by recalling only on a session's first turn: later questions about new topics get nothing."""
+    """ "Dedups" by recalling only on a session's first turn: later questions about new topics get nothing."""
 
     def __init__(self, client, max_remembered=3):
         super().__init__("safe_memory")

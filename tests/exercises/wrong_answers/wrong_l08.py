@@ -18,8 +18,11 @@ MODES = ("text", "hybrid")
 
 
 def _lines(request, provider) -> list[str]:
-    texts = [m.text for m in request.messages
-             if (m.additional_properties or {}).get("_attribution", {}).get("source_id") == provider.source_id]
+    texts = [
+        m.text
+        for m in request.messages
+        if (m.additional_properties or {}).get("_attribution", {}).get("source_id") == provider.source_id
+    ]
     return [line for text in texts for line in text.splitlines() if line.startswith("- ")]
 
 
@@ -34,8 +37,12 @@ async def example_user_hardcoded(server_url, user_id, question, chat_client):
     for mode in MODES:
         recorder = RequestRecorder()
         async with CortadelContextProvider(server_url, "sam", search_mode=mode) as provider:
-            agent = Agent(client=chat_client, instructions="You are a helpful assistant.",
-                          context_providers=[provider], middleware=[recorder])
+            agent = Agent(
+                client=chat_client,
+                instructions="You are a helpful assistant.",
+                context_providers=[provider],
+                middleware=[recorder],
+            )
             await agent.run(question, session=agent.create_session())
             found[mode] = _lines(recorder.last_request, provider)
     return found
@@ -47,8 +54,12 @@ async def one_provider_for_both(server_url, user_id, question, chat_client):
     async with CortadelContextProvider(server_url, user_id) as provider:
         for mode in MODES:
             recorder = RequestRecorder()
-            agent = Agent(client=chat_client, instructions="You are a helpful assistant.",
-                          context_providers=[provider], middleware=[recorder])
+            agent = Agent(
+                client=chat_client,
+                instructions="You are a helpful assistant.",
+                context_providers=[provider],
+                middleware=[recorder],
+            )
             await agent.run(question, session=agent.create_session())
             found[mode] = _lines(recorder.last_request, provider)
     return found
@@ -61,8 +72,12 @@ async def one_session_for_both(server_url, user_id, question, chat_client):
     for mode in MODES:
         recorder = RequestRecorder()
         async with CortadelContextProvider(server_url, user_id, search_mode=mode) as provider:
-            agent = Agent(client=chat_client, instructions="You are a helpful assistant.",
-                          context_providers=[provider], middleware=[recorder])
+            agent = Agent(
+                client=chat_client,
+                instructions="You are a helpful assistant.",
+                context_providers=[provider],
+                middleware=[recorder],
+            )
             session = session or agent.create_session()
             await agent.run(question, session=session)
             found[mode] = _lines(recorder.last_request, provider)
@@ -85,11 +100,16 @@ async def whole_message(server_url, user_id, question, chat_client):
     for mode in MODES:
         recorder = RequestRecorder()
         async with CortadelContextProvider(server_url, user_id, search_mode=mode) as provider:
-            agent = Agent(client=chat_client, instructions="You are a helpful assistant.",
-                          context_providers=[provider], middleware=[recorder])
+            agent = Agent(
+                client=chat_client,
+                instructions="You are a helpful assistant.",
+                context_providers=[provider],
+                middleware=[recorder],
+            )
             await agent.run(question, session=agent.create_session())
-            found[mode] = [m.text for m in recorder.last_request.messages
-                           if (m.additional_properties or {}).get("_attribution")]
+            found[mode] = [
+                m.text for m in recorder.last_request.messages if (m.additional_properties or {}).get("_attribution")
+            ]
     return found
 
 
@@ -99,20 +119,28 @@ async def lines_from_every_message(server_url, user_id, question, chat_client):
     for mode in MODES:
         recorder = RequestRecorder()
         async with CortadelContextProvider(server_url, user_id, search_mode=mode) as provider:
-            agent = Agent(client=chat_client, instructions="You are a helpful assistant.",
-                          context_providers=[provider], middleware=[recorder])
+            agent = Agent(
+                client=chat_client,
+                instructions="You are a helpful assistant.",
+                context_providers=[provider],
+                middleware=[recorder],
+            )
             await agent.run(question, session=agent.create_session())
-            found[mode] = [line for m in recorder.last_request.messages for line in (m.text or "").splitlines()
-                           if line.startswith("- ")]
+            found[mode] = [
+                line
+                for m in recorder.last_request.messages
+                for line in (m.text or "").splitlines()
+                if line.startswith("- ")
+            ]
     return found
 
 
 WRONG = [
     ("08.text_vs_hybrid", typed_in_example, "types in the example's outcome"),
-    ("08.text_vs_hybrid", example_user_hardcoded, "ignores user_id: example user \"sam\""),
+    ("08.text_vs_hybrid", example_user_hardcoded, 'ignores user_id: example user "sam"'),
     ("08.text_vs_hybrid", one_provider_for_both, "one provider for both modes (mode never set)"),
     ("08.text_vs_hybrid", one_session_for_both, "one session for both modes"),
     ("08.text_vs_hybrid", raw_search_results, "raw search results, not what was injected"),
     ("08.text_vs_hybrid", whole_message, "whole injected message, not its lines"),
-    ("08.text_vs_hybrid", lines_from_every_message, "\"- \" lines of every message, any source"),
+    ("08.text_vs_hybrid", lines_from_every_message, '"- " lines of every message, any source'),
 ]

@@ -51,7 +51,9 @@ async def calls_the_tool_directly(client, dead_url: str) -> str:
 async def ignores_client(client, dead_url: str) -> str:
     """Runs the agent on get_chat_client() instead of the `client` it is given."""
     async with CortadelMemoryClient(dead_url, "alex") as memory:
-        agent = Agent(client=get_chat_client(), instructions="You have a long-term memory.", tools=create_memory_tools(memory))
+        agent = Agent(
+            client=get_chat_client(), instructions="You have a long-term memory.", tools=create_memory_tools(memory)
+        )
         response = await agent.run("When do I usually ship?")
     return next(str(c.result) for m in response.messages for c in m.contents if c.type == "function_result")
 

@@ -55,8 +55,9 @@ async def ids_from_the_block(provider, question):
     """Maps the injected lines back to ids by searching again and matching text: duplicates and order drift."""
     session = AgentSession()
     context = SessionContext(session_id=session.session_id, input_messages=[Message(role="user", contents=[question])])
-    await provider.before_run(agent=None, session=session, context=context,
-                              state=session.state.setdefault(provider.source_id, {}))
+    await provider.before_run(
+        agent=None, session=session, context=context, state=session.state.setdefault(provider.source_id, {})
+    )
     block = "\n".join(m.text for m in context.context_messages.get(provider.source_id, []))
     found = await provider.client.search(question, SearchOptions(top_k=10))
     return [hit.id for hit in found.results if hit.content[:30] in block]
@@ -67,6 +68,6 @@ WRONG = [
     ("11.injected_ids", lesson_floor_reimplemented, "re-implements the lesson's floor; no gate"),
     ("11.injected_ids", one_session_for_all, "one module-level session reused"),
     ("11.injected_ids", sorted_ids, "ids sorted, not in injected order"),
-    ("11.injected_ids", default_slot_hardcoded, "hard-codes the slot \"cortadel\""),
+    ("11.injected_ids", default_slot_hardcoded, 'hard-codes the slot "cortadel"'),
     ("11.injected_ids", ids_from_the_block, "ids matched back from the block's text"),
 ]

@@ -70,8 +70,9 @@ def one_agent_swapped_providers(chat_client, memory_url):
 def example_users_hardcoded(chat_client, memory_url):
     """Builds agents for the example's users, ana and ben, up front; anyone else gets ben's agent."""
     agents = {
-        name: Agent(client=chat_client, instructions=INSTRUCTIONS,
-                    context_providers=[CortadelContextProvider(memory_url, name)])
+        name: Agent(
+            client=chat_client, instructions=INSTRUCTIONS, context_providers=[CortadelContextProvider(memory_url, name)]
+        )
         for name in ("ana", "ben")
     }
 
