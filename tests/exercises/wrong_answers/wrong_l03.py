@@ -52,21 +52,32 @@ def _budgeted(budget):
     )
 
 
+def _lesson_budget(budget):
+    """Section 2c's composition, copied: a window of 8 groups, then the budget's own fallback."""
+    return CompactionProvider(
+        before_strategy=TokenBudgetComposedStrategy(
+            token_budget=budget,
+            tokenizer=CharacterEstimatorTokenizer(),
+            strategies=[SlidingWindowStrategy(keep_last_groups=8)],
+        )
+    )
+
+
 def history_only_budget(client, token_budget):
-    """Budgets the history only: the new user message comes on top, so the request exceeds `token_budget`."""
+    """Section 2c at `token_budget`: the history fits the budget, but the new user message comes on top of it."""
     return Agent(
         client=client,
         instructions=INSTRUCTIONS,
-        context_providers=[InMemoryHistoryProvider(), NameInState(), _budgeted(token_budget)],
+        context_providers=[InMemoryHistoryProvider(), NameInState(), _lesson_budget(token_budget)],
     )
 
 
 def lesson_budget_hardcoded(client, token_budget):
-    """Ignores `token_budget`: the lesson's 350, less a margin for the new message."""
+    """Ignores `token_budget`: section 2c's 350, less a margin for the new message."""
     return Agent(
         client=client,
         instructions=INSTRUCTIONS,
-        context_providers=[InMemoryHistoryProvider(), NameInState(), _budgeted(350 - 80)],
+        context_providers=[InMemoryHistoryProvider(), NameInState(), _lesson_budget(350 - 80)],
     )
 
 

@@ -136,8 +136,44 @@ class CityFromTheReply(ContextProvider):
                 state["city"] = found.group(1)
 
 
+class LisbonInState(ContextProvider):
+    """Hard-codes the example: remembers "Lisbon" when the user says it, and nothing else."""
+
+    def __init__(self):
+        super().__init__("city_memory")
+
+    async def before_run(self, *, agent, session, context, state):
+        if "city" in state:
+            context.extend_instructions(self.source_id, f"The user lives in {state['city']}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        if any("I live in Lisbon" in (m.text or "") for m in context.input_messages):
+            state["city"] = "Lisbon"
+
+
+class CityCachedOnInstance(ContextProvider):
+    """Writes the city to state, but also caches it on the instance and reads the cache first: it leaks to the next user."""
+
+    def __init__(self):
+        super().__init__("city_memory")
+        self.city = None
+
+    async def before_run(self, *, agent, session, context, state):
+        city = self.city or state.get("city")
+        if city:
+            context.extend_instructions(self.source_id, f"The user lives in {city}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        for message in context.input_messages:
+            found = CITY.search(message.text or "")
+            if found:
+                self.city = state["city"] = found.group(1)
+
+
 WRONG = [
-    ("04.remember_city", HardcodedLisbon, "hard-codes the example city Lisbon"),
+    ("04.remember_city", HardcodedLisbon, "hard-codes the example city Lisbon (flag in state)"),
+    ("04.remember_city", LisbonInState, "hard-codes the example city Lisbon (in state)"),
+    ("04.remember_city", CityCachedOnInstance, "city in state, but also cached on the instance"),
     ("04.remember_city", CityOnInstance, "city kept on the provider instance"),
     ("04.remember_city", CityOnClass, "city kept on the class"),
     ("04.remember_city", OneWordCity, "one-word city regex ([A-Z][a-z]+)"),
