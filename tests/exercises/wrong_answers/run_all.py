@@ -114,6 +114,23 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _header() -> str:
+    """Where and when the table was made: the commit of the checks it measured, and how to read it."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
+    ).stdout.strip()
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    return (
+        "# Wrong answers against the exercise checks\n\n"
+        f"Made {when} at commit `{commit}` with `python tests/exercises/wrong_answers/run_all.py --markdown "
+        "tests/exercises/wrong_answers/RESULTS.md` (offline lesson model, local memory server).\n\n"
+        "The wrong answers were written from each exercise's text as the learner sees it, without reading the checks "
+        "or their tests (issue 21, item 1). **PASSED** means the wrong answer passed its `check`: the check is too "
+        "weak there. *rejected* means `check` returned False; the last column is its one-line hint, so you can see "
+        "whether it named the mistake or failed for another reason.\n\n"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lessons", nargs="*", default=LESSONS)
@@ -138,7 +155,7 @@ def main() -> None:
     print()
     print(table)
     if args.markdown:
-        args.markdown.write_text(table + "\n", encoding="utf-8")
+        args.markdown.write_text(_header() + table + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
