@@ -1,0 +1,183 @@
+"""Wrong answers to 04.remember_city, written from the exercise text only (issue 21, item 1).
+
+Each remembers "I live in Lisbon." and says it back on the lesson's example; each breaks one rule:
+the city in the user's own session state, read back with no transcript, never leaking to a second user,
+for any city the user names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent_framework import ContextProvider
+
+CITY = re.compile(r"I live in ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)")
+
+
+class HardcodedLisbon(ContextProvider):
+    """Remembers *that* a city was said, but tells the model the example's city, Lisbon."""
+
+    def __init__(self):
+        super().__init__("city_memory")
+
+    async def before_run(self, *, agent, session, context, state):
+        if state.get("knows_city"):
+            context.extend_instructions(self.source_id, "The user lives in Lisbon.")
+
+    async def after_run(self, *, agent, session, context, state):
+        if any("I live in" in (m.text or "") for m in context.input_messages):
+            state["knows_city"] = True
+
+
+class CityOnInstance(ContextProvider):
+    """Keeps the city on the provider instance: the second user hears the first user's city."""
+
+    def __init__(self):
+        super().__init__("city_memory")
+        self.city = None
+
+    async def before_run(self, *, agent, session, context, state):
+        if self.city:
+            context.extend_instructions(self.source_id, f"The user lives in {self.city}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        for message in context.input_messages:
+            found = CITY.search(message.text or "")
+            if found:
+                self.city = found.group(1)
+
+
+class CityOnClass(ContextProvider):
+    """Keeps the city in a class attribute: shared by every instance and every user."""
+
+    city = None
+
+    def __init__(self):
+        super().__init__("city_memory")
+
+    async def before_run(self, *, agent, session, context, state):
+        if CityOnClass.city:
+            context.extend_instructions(self.source_id, f"The user lives in {CityOnClass.city}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        for message in context.input_messages:
+            found = CITY.search(message.text or "")
+            if found:
+                CityOnClass.city = found.group(1)
+
+
+class OneWordCity(ContextProvider):
+    """The lesson's first regex shape, [A-Z][a-z]+: "New York" becomes "New", "Rio de Janeiro" "Rio"."""
+
+    def __init__(self):
+        super().__init__("city_memory")
+
+    async def before_run(self, *, agent, session, context, state):
+        if "city" in state:
+            context.extend_instructions(self.source_id, f"The user lives in {state['city']}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        for message in context.input_messages:
+            found = re.search(r"I live in ([A-Z][a-z]+)", message.text or "")
+            if found:
+                state["city"] = found.group(1)
+
+
+class OverwritesWithNothing(ContextProvider):
+    """Writes the slot on every turn: a turn that names no city overwrites the city with None."""
+
+    def __init__(self):
+        super().__init__("city_memory")
+
+    async def before_run(self, *, agent, session, context, state):
+        if state.get("city"):
+            context.extend_instructions(self.source_id, f"The user lives in {state['city']}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        text = " ".join(m.text or "" for m in context.input_messages)
+        found = CITY.search(text)
+        state["city"] = found.group(1) if found else None
+
+
+class ReadsTheTranscript(ContextProvider):
+    """Finds the city again in the session's transcript on every turn instead of remembering it."""
+
+    def __init__(self):
+        super().__init__("city_memory")
+
+    async def before_run(self, *, agent, session, context, state):
+        history = (session.state.get("in_memory") or {}).get("messages", []) if session else []
+        for message in history:
+            found = CITY.search(message.text or "")
+            if found:
+                context.extend_instructions(self.source_id, f"The user lives in {found.group(1)}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        return None
+
+
+class CityFromTheReply(ContextProvider):
+    """Learns from the whole turn, the model's reply included: any "live in <City>" the model says counts."""
+
+    def __init__(self):
+        super().__init__("city_memory")
+
+    async def before_run(self, *, agent, session, context, state):
+        if "city" in state:
+            context.extend_instructions(self.source_id, f"The user lives in {state['city']}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        texts = [m.text or "" for m in context.input_messages]
+        if context.response is not None:
+            texts.append(context.response.text or "")
+        for text in texts:
+            found = re.search(r"live in ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)", text)
+            if found:
+                state["city"] = found.group(1)
+
+
+class LisbonInState(ContextProvider):
+    """Hard-codes the example: remembers "Lisbon" when the user says it, and nothing else."""
+
+    def __init__(self):
+        super().__init__("city_memory")
+
+    async def before_run(self, *, agent, session, context, state):
+        if "city" in state:
+            context.extend_instructions(self.source_id, f"The user lives in {state['city']}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        if any("I live in Lisbon" in (m.text or "") for m in context.input_messages):
+            state["city"] = "Lisbon"
+
+
+class CityCachedOnInstance(ContextProvider):
+    """Writes the city to state, but also caches it on the instance and reads the cache first: it leaks to the next user."""
+
+    def __init__(self):
+        super().__init__("city_memory")
+        self.city = None
+
+    async def before_run(self, *, agent, session, context, state):
+        city = self.city or state.get("city")
+        if city:
+            context.extend_instructions(self.source_id, f"The user lives in {city}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        for message in context.input_messages:
+            found = CITY.search(message.text or "")
+            if found:
+                self.city = state["city"] = found.group(1)
+
+
+WRONG = [
+    ("04.remember_city", HardcodedLisbon, "hard-codes the example city Lisbon (flag in state)"),
+    ("04.remember_city", LisbonInState, "hard-codes the example city Lisbon (in state)"),
+    ("04.remember_city", CityCachedOnInstance, "city in state, but also cached on the instance"),
+    ("04.remember_city", CityOnInstance, "city kept on the provider instance"),
+    ("04.remember_city", CityOnClass, "city kept on the class"),
+    ("04.remember_city", OneWordCity, "one-word city regex ([A-Z][a-z]+)"),
+    ("04.remember_city", OverwritesWithNothing, "slot overwritten with None by a turn without a city"),
+    ("04.remember_city", ReadsTheTranscript, "reads the city from the transcript, not state"),
+    ("04.remember_city", CityFromTheReply, "learns from the model's reply too"),
+]

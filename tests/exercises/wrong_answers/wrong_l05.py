@@ -1,0 +1,180 @@
+"""Wrong answers to 05.resume_from_json, written from the exercise text only (issue 21, item 1).
+
+Each pair (save, resume) continues the lesson's chat when tried in the same kernel. Each breaks one rule:
+the whole session to `path` with json.dump; in a new process, the lesson's agent (get_chat_client plus
+UserMemoryProvider), the session loaded from `path`, the message run, the continued session written back
+to `path`, the reply's text returned. Every `resume` imports what it needs itself, as it must to run in a
+fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def save(session, path):
+    """A correct save, shared by the answers whose mistake is in `resume`."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict(), f)
+
+
+async def resume_without_write_back(path, message):
+    """Loads, runs and answers, but never writes the continued session back to `path`."""
+    import json
+
+    from agent_framework import Agent, AgentSession
+
+    from lesson_utils import UserMemoryProvider, get_chat_client
+
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
+    with open(path, encoding="utf-8") as f:
+        session = AgentSession.from_dict(json.load(f))
+    return (await agent.run(message, session=session)).text
+
+
+async def resume_writes_loaded_dict(path, message):
+    """Writes back the dict it loaded, not the continued session: the new turn is lost."""
+    import json
+
+    from agent_framework import Agent, AgentSession
+
+    from lesson_utils import UserMemoryProvider, get_chat_client
+
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    session = AgentSession.from_dict(data)
+    reply = await agent.run(message, session=session)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    return reply.text
+
+
+async def resume_without_memory_provider(path, message):
+    """Builds the agent without UserMemoryProvider: the history comes back, the memory is never told."""
+    import json
+
+    from agent_framework import Agent, AgentSession
+
+    from lesson_utils import get_chat_client
+
+    agent = Agent(client=get_chat_client(), instructions="You are a friendly assistant.")
+    with open(path, encoding="utf-8") as f:
+        session = AgentSession.from_dict(json.load(f))
+    reply = await agent.run(message, session=session)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict(), f)
+    return reply.text
+
+
+async def resume_into_new_session(path, message):
+    """Copies the loaded state into a brand-new session: the conversation gets a new session_id."""
+    import json
+
+    from agent_framework import Agent, AgentSession
+
+    from lesson_utils import UserMemoryProvider, get_chat_client
+
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
+    with open(path, encoding="utf-8") as f:
+        loaded = AgentSession.from_dict(json.load(f))
+    session = agent.create_session()
+    session.state.update(loaded.state)
+    reply = await agent.run(message, session=session)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict(), f)
+    return reply.text
+
+
+_SAVED: dict = {}
+
+
+def save_and_keep(session, path):
+    """Writes the file, and also keeps the session object in a module-level dict "to save a read"."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict(), f)
+    _SAVED[str(path)] = session
+
+
+async def resume_from_module_cache(path, message):
+    """Continues the session object kept in this process's memory: a new process has none."""
+    import json
+
+    from agent_framework import Agent
+
+    from lesson_utils import UserMemoryProvider, get_chat_client
+
+    session = _SAVED[str(path)]
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
+    reply = await agent.run(message, session=session)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict(), f)
+    return reply.text
+
+
+def save_state_only(session, path):
+    """Writes only the session's state, not the whole session (no session_id)."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict()["state"], f)
+
+
+async def resume_state_only(path, message):
+    """Rebuilds a session from the state alone, under a made-up session id."""
+    import json
+
+    from agent_framework import Agent, AgentSession
+
+    from lesson_utils import UserMemoryProvider, get_chat_client
+
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
+    with open(path, encoding="utf-8") as f:
+        state = json.load(f)
+    session = AgentSession.from_dict({"type": "session", "session_id": "resumed", "state": state})
+    reply = await agent.run(message, session=session)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict()["state"], f)
+    return reply.text
+
+
+async def resume_returns_response(path, message):
+    """Does everything right but returns the response object, not the reply's text."""
+    import json
+
+    from agent_framework import Agent, AgentSession
+
+    from lesson_utils import UserMemoryProvider, get_chat_client
+
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
+    with open(path, encoding="utf-8") as f:
+        session = AgentSession.from_dict(json.load(f))
+    reply = await agent.run(message, session=session)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict(), f)
+    return reply
+
+
+WRONG = [
+    ("05.resume_from_json", (save, resume_without_write_back), "never writes the continued session back"),
+    ("05.resume_from_json", (save, resume_writes_loaded_dict), "writes back the loaded dict, not the new session"),
+    ("05.resume_from_json", (save, resume_without_memory_provider), "agent built without UserMemoryProvider"),
+    ("05.resume_from_json", (save, resume_into_new_session), "state copied into a new session (new id)"),
+    (
+        "05.resume_from_json",
+        (save_and_keep, resume_from_module_cache),
+        "session kept in a module dict, not read from the file",
+    ),
+    ("05.resume_from_json", (save_state_only, resume_state_only), "saves state only; session id made up"),
+    ("05.resume_from_json", (save, resume_returns_response), "returns the response, not its text"),
+]
