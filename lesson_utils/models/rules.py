@@ -318,7 +318,7 @@ def _answer_from_tool_results(results: list[tuple[str, str]], user_input: str, s
     # what that speaker said: the user's lines are the user's own statements, the assistant's are not facts.
     said = [_ROLE_LABEL.match(line) for line in lines]
     user_said = [m.group(2) for m in said if m and m.group(1).lower() == "user"]
-    memory_block = "\n".join(f"- {line}" for line, m in zip(lines, said) if not m)
+    memory_block = "\n".join(f"- {line}" for line, m in zip(lines, said, strict=True) if not m)
     combined = factlib.collect_facts(memory_block, [*user_said, user_input])
     for fact in sheet.facts:
         combined.add(fact)
