@@ -14,13 +14,14 @@ session (lesson 05) and can be seeded into a new one (lesson 06).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from agent_framework import AgentSession, ContextProvider, Message, SessionContext
 
 from ..language import instruction_request
 
-__all__ = ["LearnedInstructionsProvider", "is_users_own_request"]
+__all__ = ["LearnedInstructionsProvider", "is_users_own_request", "messages_of_the_turn", "text_of"]
 
 MAX_LEARNED = 20
 
@@ -34,13 +35,38 @@ def is_users_own_request(message: Message) -> bool:
     return all(content.type == "text" for content in message.contents)
 
 
+def text_of(message: Message) -> str:
+    """All the words a message carries: its text and any tool results in it."""
+    results = [str(c.result) for c in message.contents if c.type == "function_result" and c.result is not None]
+    return "\n".join(part for part in (message.text, *results) if part)
+
+
+def messages_of_the_turn(context: SessionContext) -> list[Message]:
+    """Every message of one turn: what providers added, the caller's input, the response with its tool results."""
+    added = [m for messages in context.context_messages.values() for m in messages]
+    response = list(context.response.messages) if context.response is not None else []
+    return [*added, *context.input_messages, *response]
+
+
 class LearnedInstructionsProvider(ContextProvider):
-    """Learns "from now on, …" instructions from the user and adds them to every later request."""
+    """Learns "from now on, …" instructions from the user and adds them to every later request.
+
+    After each turn it reads *every* message of the turn (:func:`messages_of_the_turn`) and asks
+    ``accept`` which of them may teach it; the default, :func:`is_users_own_request`, lets only the
+    user's own input through. The guard is the whole defence, so it is one named, tested function.
+    """
 
     DEFAULT_SOURCE_ID = "learned_instructions"
 
-    def __init__(self, source_id: str = DEFAULT_SOURCE_ID, *, max_learned: int = MAX_LEARNED) -> None:
+    def __init__(
+        self,
+        source_id: str = DEFAULT_SOURCE_ID,
+        *,
+        accept: Callable[[Message], bool] = is_users_own_request,
+        max_learned: int = MAX_LEARNED,
+    ) -> None:
         super().__init__(source_id)
+        self.accept = accept
         self.max_learned = max_learned
 
     async def before_run(
@@ -54,10 +80,10 @@ class LearnedInstructionsProvider(ContextProvider):
         self, *, agent: Any, session: AgentSession, context: SessionContext, state: dict[str, Any]
     ) -> None:
         learned: list[str] = list(state.get("instructions") or [])
-        for message in context.input_messages:
-            if not is_users_own_request(message):
+        for message in messages_of_the_turn(context):
+            if not self.accept(message):
                 continue
-            instruction = instruction_request(message.text)
+            instruction = instruction_request(text_of(message))
             if instruction and instruction not in learned:
                 learned.append(instruction)
         state["instructions"] = learned[-self.max_learned :]
