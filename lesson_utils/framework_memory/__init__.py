@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .embedding_client import MINILM_DIMENSIONS, MiniLMEmbeddingClient
 from .learned_instructions import LearnedInstructionsProvider, is_users_own_request
-from .reading import memory_files, tool_calls
+from .reading import loaded_topics, memory_files, record_every_call, tool_calls
 
-__all__ = ["MINILM_DIMENSIONS", "LearnedInstructionsProvider", "MiniLMEmbeddingClient", "is_users_own_request", "memory_files",
-           "tool_calls"]
+__all__ = ["MINILM_DIMENSIONS", "LearnedInstructionsProvider", "MiniLMEmbeddingClient", "is_users_own_request", "loaded_topics",
+           "memory_files", "record_every_call", "tool_calls"]

@@ -7,10 +7,13 @@ The lesson's claims are about files and tool calls ("extraction wrote a topic fi
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["memory_files", "tool_calls"]
+from ..models.recording import RequestRecorder
+
+__all__ = ["loaded_topics", "memory_files", "record_every_call", "tool_calls"]
 
 
 def tool_calls(response: Any) -> list[tuple[str, dict[str, Any]]]:
@@ -40,3 +43,26 @@ def memory_files(folder: str | Path, pattern: str = "*.md") -> dict[str, str]:
         for path in sorted(root.rglob(pattern))
         if path.is_file()
     }
+
+
+_LOADED_TOPIC = re.compile(r"^### topics/([^\s/]+)\.md$", re.MULTILINE)
+
+
+def loaded_topics(request: Any) -> list[str]:
+    """The topic files ``MemoryContextProvider`` auto-loaded into one request (their slugs), in order."""
+    texts = [m.text for m in getattr(request, "messages", None) or [] if m.text]
+    return [slug for text in texts for slug in _LOADED_TOPIC.findall(text)]
+
+
+def record_every_call(client: Any) -> RequestRecorder:
+    """Record every request ``client`` is sent, also the ones a provider makes outside the agent's run.
+
+    ``MemoryContextProvider`` calls the agent's client directly to extract and consolidate, so an agent's
+    ``middleware=[recorder]`` never sees those calls. A recorder in the client's own chat middleware does.
+    """
+    middleware = getattr(client, "chat_middleware", None)
+    if not isinstance(middleware, list):
+        raise TypeError(f"{type(client).__name__} takes no chat middleware; use a client from get_chat_client()")
+    recorder = RequestRecorder()
+    middleware.append(recorder)
+    return recorder

@@ -118,6 +118,8 @@ def topic_of(fact_text: str, slot: str | None = None) -> str:
             if word in ("is", "are", "was", "were", "has", "have"):
                 break
             head.append(word)
+        else:  # no "is": "your train leaves at 7:40" is about the train
+            head = words[1:2]
         head = [w for w in head if w not in _MODIFIERS] or head
         return " ".join(head[-2:]) if head else "about the user"
     rest = [w for w in words[1:] if w not in _ADVERBS] if words[:1] == ["you"] else words

@@ -91,7 +91,8 @@ async def test_a_custom_prompt_through_memory_context_provider_writes_topic_file
 @pytest.mark.parametrize(
     ("said", "topic"),
     [("I moved to Tromsø", "home"), ("I now live in Tromsø", "home"), ("my favourite band is Low", "favourite band"),
-     ("my usual train is the 8:10", "train"), ("I have three ferrets", "ferrets"), ("I'm 44", "profile")],
+     ("my usual train is the 8:10", "train"), ("I have three ferrets", "ferrets"), ("I'm 44", "profile"),
+     ("my ferry leaves at 6:15", "ferry")],
 )
 def test_topics_are_short_and_stable(said, topic) -> None:
     from lesson_utils.models.facts import first_person_facts
