@@ -4,6 +4,8 @@
   for ``VectorStoreHistoryProvider`` and its ``search_history`` tool.
 - :mod:`.learned_instructions` — procedural memory: instructions learned only from the user's own request.
 - :mod:`.reading` — what a turn called and what a store wrote, for one-line checks.
+- :mod:`.designs` — running memory designs through the same conversations and questions (import it by path:
+  it reads the evaluation dataset).
 """
 
 from __future__ import annotations
