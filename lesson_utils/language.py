@@ -31,11 +31,13 @@ from typing import Any
 
 __all__ = [
     "MAX_AGE",
+    "INSTRUCTION_PHRASES",
     "MIN_AGE",
     "NOT_A_NAME",
     "REMEMBER_PHRASES",
     "extract_age",
     "extract_name",
+    "instruction_request",
     "is_plausible_age",
     "is_plausible_name",
     "remember_request",
@@ -200,3 +202,37 @@ def remember_request(text: str) -> str | None:
     """What ``text`` asks to be remembered ("" when it names nothing), or ``None`` if it asks no such thing."""
     match = _REMEMBER_REQUEST.search(text.replace("\u2019", "'"))
     return match.group("what").strip() if match else None
+
+
+# ------------------------------------------------------------------------------ "from now on, …"
+
+#: What starts a standing instruction the user gives the assistant ("from now on, answer in French").
+INSTRUCTION_PHRASES: tuple[str, ...] = (
+    "from now on", "from here on", "going forward", "in future", "in the future", "for the rest of this chat",
+    "always", "never",
+)
+_INSTRUCTION_REQUEST = re.compile(
+    rf"(?:^|[.!?]\s+){_POLITE_LEAD}(?P<lead>{'|'.join(re.escape(p) for p in INSTRUCTION_PHRASES)})\b[,:]?\s*"
+    r"(?:(?:please|pls)[,]?\s+)?(?P<what>[^.!?]+)",
+    re.IGNORECASE,
+)
+_ADDRESSED_TO_ASSISTANT = re.compile(
+    r"(?i)^(?:answer|reply|respond|write|speak|talk|use|keep|call|address|say|be|give|add|start|end|sign|"
+    r"format|put|include|avoid|stop|don't|do not)\b"
+)
+
+
+def instruction_request(text: str) -> str | None:
+    """The standing instruction ``text`` gives the assistant ("answer in French"), or ``None``.
+
+    Only an explicit request counts: a phrase of :data:`INSTRUCTION_PHRASES` followed by something the
+    assistant is told to do ("from now on, answer in French", "always reply in capital letters").
+    "I always ship on Fridays" is a fact about the user, and "from now on I live in Porto" is news: neither
+    is an instruction. "never" keeps its word: "never use emojis" gives "never use emojis".
+    """
+    for match in _INSTRUCTION_REQUEST.finditer(text.replace("\u2019", "'")):
+        what = match.group("what").strip().rstrip(",;:")
+        if not _ADDRESSED_TO_ASSISTANT.match(what):
+            continue
+        return f"never {what}" if match.group("lead").lower() == "never" else what
+    return None

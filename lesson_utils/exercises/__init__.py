@@ -29,5 +29,6 @@ from . import l11_measuring_memory  # noqa: F401
 from . import l12_failures  # noqa: F401
 from . import l13_users  # noqa: F401
 from . import l14_scaling  # noqa: F401
+from . import l15_framework_memory  # noqa: F401
 
 __all__ = ["EXERCISES", "Exercise", "Hint", "StubNotFilled", "call_learner", "check", "exercise", "not_a_stub"]

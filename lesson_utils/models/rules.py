@@ -3,7 +3,8 @@
 One pure function, :func:`respond`, so the rules can be read top to bottom and tested without a
 client. Order of the rules:
 
-0. Asked for a summary of a conversation -> summarise it, keeping what the user said about themselves.
+0. A memory writer's prompt (extract memories, consolidate a topic: see :mod:`.memory_prompts`) -> its JSON.
+   Asked for a summary of a conversation -> summarise it, keeping what the user said about themselves.
 1. A tool result just arrived -> answer from it (never call another tool: one round per turn).
 2. "Remember that ..." and an add/remember-like tool is offered -> call it.
 3. A joke request -> a joke on the topic.
@@ -25,7 +26,7 @@ from agent_framework import Message
 
 from ..language import remember_request
 from . import facts as factlib
-from . import jokes, summaries
+from . import jokes, memory_prompts, memory_tools, summaries
 from .text import (
     LETTER,
     NAME_WORD,
@@ -67,6 +68,7 @@ Decision = TextReply | ToolCall
 
 _SEARCH_LIKE = re.compile(r"(?i)search|recall|find|query|lookup|look_up|retrieve|get_mem|read|fetch")
 _ADD_LIKE = re.compile(r"(?i)add|remember|save|store|write|memori[sz]e|note|record|insert|upsert")
+_ROLE_LABEL = re.compile(r"(?i)^\[(user|assistant|tool|system)\]\s*(.*)$")
 _GREETING = re.compile(r"(?i)^\W*(?:hi|hello|hey|howdy|good (?:morning|afternoon|evening)|greetings)\b")
 _ASK_FOR = re.compile(r"(?i)\bask (?:the user|them|him|her)?\s*(?:for|about|what)?\s*(?:their|his|her|the user's)\s+(\w+)")
 _VOICE_INSTRUCTION = re.compile(
@@ -80,6 +82,9 @@ def respond(*, instructions: str, messages: Sequence[Message], tools: Sequence[T
     results = _pending_tool_results(messages)
     user_index = _input_index(messages)
     user_input = messages[user_index].text if user_index is not None else ""
+    memory_json = memory_prompts.answer_memory_prompt(instructions, user_input)
+    if memory_json is not None:  # e.g. MemoryContextProvider's extraction and consolidation prompts
+        return TextReply(memory_json)
     if summaries.asks_for_summary_of_transcript(instructions):  # e.g. the framework's SummarizationStrategy
         return TextReply(summaries.summarize(summaries.parse_transcript(user_input)))
     if summaries.asks_for_summary_of_chat(user_input):
@@ -165,6 +170,27 @@ def _tool_like(tools: Sequence[ToolSpec], pattern: re.Pattern[str], avoid: re.Pa
     return None
 
 
+def _recall_call(tools: Sequence[ToolSpec], question: str, messages: Sequence[Message]) -> ToolCall | None:
+    """The first search-like tool (by name, then by description) that can be called for ``question``.
+
+    A single-value tool gets the question (``search_memory(query)``); a tool that wants a file or topic
+    name gets one listed in view, or is passed over (:func:`.memory_tools.recall_arguments`).
+    """
+    by_name = [t for t in tools if _SEARCH_LIKE.search(t.name)]
+    by_description = [t for t in tools if t not in by_name and not _ADD_LIKE.search(t.name) and _SEARCH_LIKE.search(t.description)]
+    listing = memory_tools.listed_names([m.text for m in messages if m.role == "user" and m.text])
+    for tool in by_name + by_description:
+        if not tool.properties:
+            continue
+        arguments = memory_tools.recall_arguments(tool.parameters, question, listing)
+        if arguments is None:
+            continue
+        if all(value == question for value in arguments.values()):  # a query tool: the general rule fills it
+            return _call(tool, ("query", "question", "text", "q", "search"), question)
+        return ToolCall(tool.name, arguments)
+    return None
+
+
 def _call(tool: ToolSpec, preferred: Sequence[str], value: str) -> ToolCall:
     props = tool.properties
     name = next((p for p in preferred if p in props), next(iter(props), preferred[0]))
@@ -187,7 +213,10 @@ def _respond_to_input(
         what = what.rstrip(".!")
         add_tool = _tool_like(tools, _ADD_LIKE, _SEARCH_LIKE)
         if add_tool is not None:
-            return _call(add_tool, ("text", "memory", "content", "fact", "memories", "message"), _third_person(what, sheet))
+            memory = _third_person(what, sheet)
+            call = _call(add_tool, ("text", "memory", "content", "fact", "memories", "message"), memory)
+            extra = memory_tools.write_arguments(add_tool.parameters, next(iter(call.arguments)), memory, what, instructions)
+            return ToolCall(call.name, {**extra, **call.arguments})
         return TextReply(f"Noted: {factlib.to_second_person(what)}.")
 
     topic = jokes.topic_of(text)
@@ -208,9 +237,9 @@ def _respond_to_input(
                 continue
             answer = factlib.answer_question(question, sheet)
             if not answer.known:
-                search_tool = _tool_like(tools, _SEARCH_LIKE)
-                if search_tool is not None:
-                    return _call(search_tool, ("query", "question", "text", "q", "search"), question)
+                recall = _recall_call(tools, question, messages)
+                if recall is not None:
+                    return recall
             answers.append(answer.text)
         prefix = _acknowledge(text, sheet, only_name=True)
         return TextReply(" ".join(([prefix] if prefix else []) + answers))
@@ -285,8 +314,12 @@ def _answer_from_tool_results(results: list[tuple[str, str]], user_input: str, s
     quoted = " ".join(lines) or "(no output)"
     if remember_request(normalize_quotes(user_input)) is not None or (_ADD_LIKE.search(name) and not _SEARCH_LIKE.search(name)):
         return f'I passed that to {name}, which replied: "{quoted}"'
-    memory_block = "\n".join(f"- {line}" for line in lines)
-    combined = factlib.collect_facts(memory_block, [user_input])
+    # A transcript line labelled with its role ("[user] I'm staying at …", as search_history returns them) is
+    # what that speaker said: the user's lines are the user's own statements, the assistant's are not facts.
+    said = [_ROLE_LABEL.match(line) for line in lines]
+    user_said = [m.group(2) for m in said if m and m.group(1).lower() == "user"]
+    memory_block = "\n".join(f"- {line}" for line, m in zip(lines, said, strict=True) if not m)
+    combined = factlib.collect_facts(memory_block, [*user_said, user_input])
     for fact in sheet.facts:
         combined.add(fact)
     questions = [s for s in sentences(user_input) if factlib.is_question(s)] or [user_input]

@@ -1,0 +1,53 @@
+"""The design runner measures every design the same way, on a user and questions made up here."""
+
+from __future__ import annotations
+
+import pytest
+from agent_framework import Agent
+
+from lesson_utils.evaluation.dataset import Case, Question, Session, Turn
+from lesson_utils.framework_memory.designs import DESIGNS, Design, evidence_in, framework_designs, run_designs
+from lesson_utils.models import OfflineChatClient
+
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
+
+CASE = Case(
+    "tove",
+    [Session("s1", None, [Turn("t1", "user", "I keep bees on my roof."), Turn("t2", "assistant", "Nice.")]),
+     Session("s2", None, [Turn("t3", "user", "Tell me a joke about a heron."), Turn("t4", "assistant", "Ha.")])],
+    [Question("q1", "information_extraction", "What do I keep on my roof?", "bees", ["t1"]),
+     Question("q2", "abstention", "What is my cousin called?", None, [])],
+)
+
+
+def no_memory(client, user, folder) -> Agent:
+    return Agent(client=client, instructions="You are a helpful assistant.")  # every session starts empty
+
+
+async def _rows(designs, tmp_path):
+    rows = await run_designs([CASE], designs, client_factory=OfflineChatClient, folder=tmp_path)
+    return {(r.design, r.ability): r for r in rows}
+
+
+async def test_full_history_recalls_and_no_memory_does_not(tmp_path) -> None:
+    full = framework_designs()[0]
+    rows = await _rows([full, Design("no memory", no_memory)], tmp_path)
+    assert rows[("full history", "information_extraction")].evidence_recall == 1.0
+    assert rows[("no memory", "information_extraction")].evidence_recall == 0.0
+    assert rows[("no memory", "abstention")].abstention == 1.0 and rows[("no memory", "abstention")].evidence_recall is None
+
+
+async def test_costs_count_every_call_including_background_extraction(tmp_path) -> None:
+    topic = next(d for d in framework_designs() if d.name == "MemoryContextProvider")
+    rows = await _rows([topic, Design("no memory", no_memory)], tmp_path)
+    plain, extracting = rows[("no memory", "information_extraction")], rows[("MemoryContextProvider", "information_extraction")]
+    assert plain.per_turn(plain.calls) == 1.0 and plain.per_turn(plain.writes) == 0.0
+    assert extracting.per_turn(extracting.calls) == 2.0 and extracting.per_turn(extracting.writes) == 1.0
+    assert extracting.evidence_recall == 1.0 and extracting.median_ms is not None and extracting.tokens > plain.tokens
+
+
+def test_evidence_counts_when_restated_but_not_when_absent() -> None:
+    assert evidence_in("- The user keeps bees on their roof.", "I keep bees on my roof.")
+    assert not evidence_in("The user keeps a cat.", "I keep bees on my roof.")
+    assert not evidence_in("anything", "I am.")  # no content words: nothing to find
+    assert DESIGNS == ["full history", "MemoryContextProvider", "VectorStoreHistoryProvider", "memory tools only"]
