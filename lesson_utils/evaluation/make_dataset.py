@@ -128,7 +128,7 @@ FACT_FAMILIES = [
     ("I'm allergic to {v}.", "What am I allergic to?", ALLERGIES),
     ("My sister is called {v}.", "What's my sister's name?", SIBLING_NAMES),
     ("I play the {v} in a band.", "Which instrument do I play?", INSTRUMENTS),
-    ("My birthday is on {v}.", "When is my birthday?", [f"{d} {m}" for d, m in zip(range(3, 28, 2), MONTHS)]),
+    ("My birthday is on {v}.", "When is my birthday?", [f"{d} {m}" for d, m in zip(range(3, 27, 2), MONTHS, strict=True)]),
     ("My blood group is {v}.", "What's my blood type?", ["A positive", "B negative", "O positive", "AB positive"]),
     ("I take size {v} in shoes.", "What shoe size do I wear?", [str(n) for n in range(37, 46)]),
     ("I grew up in {v}.", "Where was I raised?", CITIES),
@@ -252,13 +252,13 @@ OTHER_TIMES = [
 VOCAB = {
     "person": ("Ana Ben Sam Ivy Noah Mia Leo Ava Raj Eva Tom Uma Kai Nia Finn Rosa Ivan Lea Hugo Theo "
                "Yusuf Clara Diego Hana Jonas").split(),
-    "place": CITIES + "Bristol Ghent Tromso Cusco Hobart".split(),
+    "place": [*CITIES, *"Bristol Ghent Tromso Cusco Hobart".split()],
     "company": COMPANIES + "Fourth Coffee|Trey Research|Humongous|Blue Yonder|Alpine Ski House".split("|"),
     "car": CARS + "Peugeot Citroen Honda Nissan Seat Opel Dacia".split(),
     "sport": SPORTS + "tennis golf judo karate surfing skiing kayaking hiking archery".split(),
-    "day": DAYS + ["weekends", "weekday mornings", "Friday nights", "Sunday mornings", "Monday evenings",
+    "day": [*DAYS, "weekends", "weekday mornings", "Friday nights", "Sunday mornings", "Monday evenings",
                    "Tuesday nights", "Thursday mornings", "Saturday afternoons"],
-    "allergy": ALLERGIES + "dust mould nuts eggs wheat soy bee stings cats".split(" "),
+    "allergy": ALLERGIES + "dust|mould|nuts|eggs|wheat|soy|bee stings|cats|grass".split("|"),
     "pet": CAT_NAMES + DOG_NAMES,
     "language": LANGUAGES + "French German Italian Dutch Finnish Arabic Czech".split(),
     "instrument": INSTRUMENTS + "piano violin flute guitar clarinet saxophone ukulele accordion bass".split(),
@@ -285,7 +285,7 @@ def _pairs(rng: random.Random, values: list[str], n: int) -> list[tuple[str, str
 
 
 def _updates(rng: random.Random) -> list[dict]:
-    items = []
+    items: list[dict] = []
     for attribute, (old_text, families, question, values) in UPDATE_FAMILIES.items():
         for n, (old, new) in enumerate(_pairs(rng, values, UPDATES_PER_ATTRIBUTE)):
             kind, new_text = families[n % len(families)]
@@ -302,7 +302,7 @@ def _updates(rng: random.Random) -> list[dict]:
 
 
 def _keeps(rng: random.Random) -> list[dict]:
-    items = []
+    items: list[dict] = []
     for why, first, second, a_values, b_values, question in KEEP_FAMILIES:
         for _ in range(KEEPS_PER_FAMILY):
             a = rng.choice(a_values)
@@ -313,7 +313,7 @@ def _keeps(rng: random.Random) -> list[dict]:
 
 
 def _withdrawals(rng: random.Random) -> list[dict]:
-    items = []
+    items: list[dict] = []
     for n, game in enumerate(GAMES * 2):
         fact, withdrawal = WITHDRAWAL_FAMILIES[n % len(WITHDRAWAL_FAMILIES)]
         items.append({"id": f"w{n + 1:02d}", "fact": fact.format(g=game), "withdrawal": withdrawal.format(g=game),
@@ -322,7 +322,7 @@ def _withdrawals(rng: random.Random) -> list[dict]:
 
 
 def _facts(rng: random.Random) -> list[dict]:
-    items = []
+    items: list[dict] = []
     for statement, question, values in FACT_FAMILIES:
         for value in rng.sample(values, FACTS_PER_FAMILY):
             items.append({"id": f"f{len(items) + 1:02d}", "statement": statement.format(v=value),
@@ -331,7 +331,7 @@ def _facts(rng: random.Random) -> list[dict]:
 
 
 def _multi(rng: random.Random) -> list[dict]:
-    items = []
+    items: list[dict] = []
     for statements, question, a_values, b_values in MULTI_FAMILIES:
         for _ in range(MULTI_PER_FAMILY):
             a = rng.choice(a_values)
@@ -342,7 +342,7 @@ def _multi(rng: random.Random) -> list[dict]:
 
 
 def _temporal(rng: random.Random) -> list[dict]:
-    items = []
+    items: list[dict] = []
     for n in range(16):
         (a_text, a_short), (b_text, b_short) = rng.sample(EVENTS, 2)
         city = rng.choice(CITIES)
@@ -361,7 +361,7 @@ def _temporal(rng: random.Random) -> list[dict]:
 
 
 def _abstention(rng: random.Random) -> list[dict]:
-    items = []
+    items: list[dict] = []
     for question, near in ABSTENTION + ABSTENTION_VARIANTS:
         item = {"id": f"a{len(items) + 1:02d}", "question": question}
         if near:
@@ -371,7 +371,7 @@ def _abstention(rng: random.Random) -> list[dict]:
 
 
 def _follow_ups(rng: random.Random) -> list[dict]:
-    items = []
+    items: list[dict] = []
     for statement, first, follow, places in FOLLOW_UP_FAMILIES:
         for place in rng.sample(places, FOLLOW_UPS_PER_FAMILY):
             month = rng.choice(MONTHS)
