@@ -513,14 +513,23 @@ def load_floors(path: str | Path = FLOORS_PATH) -> dict[str, Any]:
 
 
 def check_floors(card: Scorecard, floors: dict[str, Any]) -> list[str]:
-    """Every metric below its floor, as one line each (empty when all floors hold).
+    """Every metric past its floor (or ceiling), as one line each (empty when all hold).
 
-    ``floors["metrics"]`` maps ``"mode/ability/metric"`` to the lowest acceptable value.
+    ``floors["metrics"]`` maps ``"mode/ability/metric"`` to the lowest acceptable value;
+    ``floors["items_min"]`` / ``floors["items_max"]`` bound the across-mode figures of
+    :meth:`Scorecard.items` (memories per user, baseline tokens, false supersessions...).
     """
     problems = []
-    for key, floor in floors["metrics"].items():
+    for key, floor in floors.get("metrics", {}).items():
         mode, ability, name = key.split("/")
         value = card.metric(mode, ability, name)
         if value is None or value < floor:
             problems.append(f"{key} = {value if value is None else round(value, 3)} is below its floor {floor}")
+    items = card.items()
+    for name, floor in floors.get("items_min", {}).items():
+        if items[name] is None or items[name] < floor:
+            problems.append(f"{name} = {items[name]} is below its floor {floor}")
+    for name, ceiling in floors.get("items_max", {}).items():
+        if items[name] is None or items[name] > ceiling:
+            problems.append(f"{name} = {items[name]} is above its ceiling {ceiling}")
     return problems

@@ -74,13 +74,13 @@ def file_sha256(path: str | Path) -> str:
 
 
 def recorded_hashes(floors_path: str | Path = FLOORS_PATH) -> dict[str, str]:
-    """File name → sha256, from ``floors.json``'s ``"splits"`` entry (empty when none is recorded)."""
+    """File name → sha256, from ``floors.json``'s ``"splits"`` entry (a split with no hash yet is left out)."""
     try:
         with open(floors_path, encoding="utf-8") as handle:
             floors = json.load(handle)
     except FileNotFoundError:
         return {}
-    return {entry["file"]: entry["sha256"] for entry in floors.get("splits", {}).values()}
+    return {entry["file"]: entry["sha256"] for entry in floors.get("splits", {}).values() if entry.get("sha256")}
 
 
 def load_split(
