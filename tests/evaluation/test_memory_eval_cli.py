@@ -42,6 +42,6 @@ def test_scores_one_user_of_the_dev_split_with_the_haystack_figures():
     assert "false supersessions among keeps" in done.stdout and "History per user: 44 sessions" in done.stdout
 
 
-def test_a_split_with_a_changed_file_is_one_line(tmp_path):
+def test_an_unknown_split_is_refused_by_the_parser():
     done = run("--split", "nope")
     assert done.returncode == 2 and "invalid choice" in done.stderr
