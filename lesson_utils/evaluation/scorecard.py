@@ -54,7 +54,7 @@ from .dataset import ABILITIES, DATA_DIR, Case, Question, Tracked
 
 __all__ = [
     "ALL_MODES", "ANSWERABLE", "FLOORS_PATH", "MODES", "QuestionResult", "Scorecard", "TrackedResult", "check_floors",
-    "load_floors", "run_scorecard",
+    "load_floors", "run_scorecard", "side_by_side",
 ]
 #: The abilities whose questions have evidence and count in an ``all`` row's recall.
 ANSWERABLE = ("information_extraction", "multi_session", "knowledge_update", "temporal_reasoning")
@@ -295,6 +295,43 @@ class Scorecard:
         if kind == "abstention":
             return [r for r in rs if r.question.ability == "abstention" and not r.abstained]
         raise ValueError("kind must be 'recall', 'update' or 'abstention'")
+
+
+#: The figures :func:`side_by_side` compares: (label, where it is read, how it is shown).
+SIDE_BY_SIDE = (
+    ("recall@1", "row:recall@1", "pct"), ("recall@5", "row:recall@5", "pct"),
+    ("update acc (end to end)", "ability:knowledge_update:update_acc", "pct"),
+    ("abstain acc", "ability:abstention:abstain_acc", "pct"),
+    ("follow-up recall@5", "ability:follow_up:recall@5", "pct"),
+    ("withdrawals honoured", "ability:withdrawal:withdrawal_ok", "pct"),
+    ("false supersessions (keeps)", "items:false_supersessions", "count"),
+    ("tokens injected per question", "row:tokens_per_turn", "num"),
+    ("full-history tokens per question", "items:baseline_tokens", "num"),
+)
+
+
+def side_by_side(cards: dict[str, Scorecard], mode: str = "hybrid") -> str:
+    """A Markdown table of the headline figures of several scorecards (e.g. dev and test) in one mode."""
+    names = list(cards)
+    lines = ["| " + " | ".join([f"{mode}", *names]) + " |", "|---|" + "---:|" * len(names)]
+    for label, where, shown in SIDE_BY_SIDE:
+        cells = []
+        for card in cards.values():
+            kind, *path = where.split(":")
+            if kind == "items":
+                value = card.items()[path[0]]
+                if path[0] == "false_supersessions":
+                    cells.append(f"{value} of {card.items()['keeps']}")
+                    continue
+            else:
+                ability, name = ("all", path[0]) if kind == "row" else (path[0], path[1])
+                try:
+                    value = card.metric(mode, ability, name)
+                except KeyError:
+                    value = None
+            cells.append(_pct(value) if shown == "pct" else "—" if value is None else f"{value:,.0f}")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def _mean(values: Iterable[bool]) -> float | None:

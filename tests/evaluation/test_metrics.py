@@ -109,3 +109,15 @@ def test_floors_bound_the_across_mode_figures_too():
     assert problems == ["min_memories_per_user = 480 is below its floor 500",
                         "baseline_tokens = 9000.0 is below its floor 10000",
                         "false_supersessions = 1 is above its ceiling 0"]
+
+
+def test_side_by_side_puts_each_cards_figures_in_its_column():
+    from lesson_utils.evaluation import side_by_side
+
+    q = Question("q", "information_extraction", "allergy?", "shellfish", evidence=["t1"])
+    good = Scorecard([result(q, hit("a", "t1"))], [], 12_000.0, ("hybrid",))
+    bad = Scorecard([result(q, hit("a", "t9"))], [], 11_000.0, ("hybrid",))
+    table = side_by_side({"dev": good, "test": bad}).splitlines()
+    assert table[0] == "| hybrid | dev | test |"
+    assert "| recall@1 | 100% | 0% |" in table and "| full-history tokens per question | 12,000 | 11,000 |" in table
+    assert "| update acc (end to end) | — | — |" in table, "a figure a card has no questions for is a dash"

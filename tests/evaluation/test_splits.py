@@ -80,7 +80,7 @@ def test_a_split_whose_hash_differs_from_the_recorded_one_is_refused_in_one_line
                       encoding="utf-8")
     assert load_split(path, floors_path=floors).counts()["updates"] == len(build()["updates"])
     path.write_text(path.read_text(encoding="utf-8").replace("Oslo", "Bergen"), encoding="utf-8")
-    with pytest.raises(DatasetError, match="test_split.json has sha256 .* but floors.json records") as caught:
+    with pytest.raises(DatasetError, match=r"test_split\.json has sha256 \S+ but floors\.json records") as caught:
         load_split(path, floors_path=floors)
     assert "\n" not in str(caught.value) and "restore it" in str(caught.value)
 
