@@ -10,7 +10,10 @@ user gets at least 40 dated sessions and enough statements for at least 500 stor
   events (in a session dated after the event); follow-ups; abstention near misses;
 * filler from the split's own haystack: small talk (nothing to remember), assistant replies, and
   statement templates filled from its vocabulary — other people's facts (near misses of the
-  user's own), everyday happenings, the same topics at other times.
+  user's own), everyday happenings, the same topics at other times. Filler is added until the
+  local server's distiller finds ``FILLER_FACTS`` facts in it: a split's templates may be
+  phrased in ways that distiller does not keep, and those stay in the history as conversation
+  (they still count in the full-history baseline), so every split reaches the same scale.
 
 Every question carries its ability and evidence turns; follow-ups are asked alone (the seed's
 named limit: one search per turn, no query rewriting) and scored on the first question's
@@ -23,22 +26,24 @@ from __future__ import annotations
 
 import random
 import re
+from functools import lru_cache
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 from ..cortadel.gating import estimate_tokens
+from ..memory_server.distill import Turn as DistillTurn, distill
 from .dataset import Case, Question, Session, Tracked, Turn
 from .splits import Split, load_split, template_slots
 
-__all__ = ["SEED", "USERS", "SESSIONS", "FILLER_STATEMENTS", "MIN_HISTORY_TOKENS", "assemble", "fresh_cases",
+__all__ = ["SEED", "USERS", "SESSIONS", "FILLER_FACTS", "MIN_HISTORY_TOKENS", "assemble", "fresh_cases",
            "load_cases"]
 
 SEED = 0                 # the scorecard's own draw; fresh_cases refuses it
 USERS = 12
 SESSIONS = 44
-FILLER_STATEMENTS = 560  # filler statements per user, on top of the items (some are merged or superseded)
+FILLER_FACTS = 560  # facts the filler must hold per user, on top of the items (some are merged or superseded)
 SMALL_TALK_PER_SESSION = 4
 MIN_HISTORY_TOKENS = 10_500  # small talk is added until a user's whole history is at least this long
 START = date(2024, 1, 6)
@@ -78,7 +83,7 @@ class _User:
 
 def assemble(
     split: Split, *, users: int = USERS, seed: int = SEED, sessions: int = SESSIONS,
-    filler: int = FILLER_STATEMENTS, user_prefix: str | None = None,
+    filler: int = FILLER_FACTS, user_prefix: str | None = None,
 ) -> list[Case]:
     """The split's items dealt over ``users`` users (more when one attribute has more updates than
     there are users: two updates of one attribute never share a user), each with a full haystack."""
@@ -221,6 +226,12 @@ _PLACERS = {
 }
 
 
+@lru_cache(maxsize=65_536)
+def _facts_in(text: str) -> int:
+    """How many facts the local server's distiller takes from ``text`` said by the user."""
+    return len(distill([DistillTurn("user", text)]))
+
+
 def _fill(template: str, vocab: dict[str, list[str]], rng: random.Random) -> str:
     return template.format(**{slot: rng.choice(vocab[slot]) for slot in template_slots(template)})
 
@@ -228,14 +239,14 @@ def _fill(template: str, vocab: dict[str, list[str]], rng: random.Random) -> str
 def _case(person: _User, split: Split, filler: int) -> Case:
     hay, rng = split.haystack, person.rng
     seen = {s.text for s in person.said}
-    added = tries = 0
-    while added < filler and tries < 50 * filler:  # distinct statements only (a repeat is a duplicate)
+    facts = tries = 0
+    while facts < filler and tries < 50 * filler:  # distinct statements only (a repeat is a duplicate)
         tries += 1
         text = _fill(rng.choice(hay["templates"]), hay["vocab"], rng)
         if text not in seen:
             seen.add(text)
             person.say(text)
-            added += 1
+            facts += _facts_in(text)
     small = [t for t in hay["small_talk"] if t not in seen]
     for session in range(person.sessions):
         for text in rng.sample(small, min(SMALL_TALK_PER_SESSION, len(small))):

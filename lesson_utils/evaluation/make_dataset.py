@@ -139,9 +139,12 @@ FACTS_PER_FAMILY = 4
 MULTI_FAMILIES = [
     (["I volunteer at the {a} on weekends.", "On Sundays I also coach {b}."], "What do I do in my spare time?",
      ["food bank", "animal shelter", "library", "community garden"], ["junior football", "netball", "chess club"]),
-    (["I have a cat named {a}.", "I also have a dog called {b}."], "What are my pets called?", CAT_NAMES, DOG_NAMES),
-    (["I speak {a}.", "I'm learning {b} too."], "Which languages do I know or study?", LANGUAGES, LANGUAGES),
+    (["My mother lives in {a}.", "My father has a flat in {b}."], "Where do my parents live?", CITIES, CITIES),
+    (["I'm reading a novel by {a}.", "I'm also halfway through a biography of {b}."],
+     "Which books am I reading at the moment?", ["Tolstoy", "Austen", "Murakami", "Achebe", "Woolf"],
+     ["Darwin", "Curie", "Lincoln", "Frida Kahlo", "Mandela"]),
 ]
+# (Multi-session families share no wording with the keeps: one user can get both.)
 MULTI_PER_FAMILY = 6
 
 # Never said by the user; often a near miss of something they did say.
