@@ -46,6 +46,10 @@ SESSIONS = 44
 FILLER_FACTS = 560  # facts the filler must hold per user, on top of the items (some are merged or superseded)
 SMALL_TALK_PER_SESSION = 4
 MIN_HISTORY_TOKENS = 10_500  # small talk is added until a user's whole history is at least this long
+#: Turns that need no memory at all, asked after the questions to measure the gate. A property of
+#: the harness, not of a split: the same few acknowledgements for every split.
+PHATIC = ("Thanks!", "ok, got it", "great, thanks a lot!", "Good morning!", "cool", "see you later",
+          "perfect, thank you", "nice!", "alright", "hello again", "sounds good")
 START = date(2024, 1, 6)
 SESSION_DAYS = 8
 MONTHS = ("january february march april may june july august september october november december").split()
@@ -266,8 +270,7 @@ def _case(person: _User, split: Split, filler: int) -> Case:
     ]
     tracked = [Tracked(t["id"], t["kind"], turns(t["current"]), turns(t["not_current"]), t.get("current_text"),
                        t.get("not_current_text")) for t in person.tracked]
-    phatic = [t for t in small if "?" not in t and len(t.split()) <= 4][:2]
-    return Case(person.user_id, sessions, questions, phatic, tracked)
+    return Case(person.user_id, sessions, questions, rng.sample(PHATIC, 2), tracked)
 
 
 def _sessions(person: _User, replies: list[str]) -> tuple[list[Session], dict[str, str]]:
