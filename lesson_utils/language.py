@@ -88,7 +88,7 @@ _EXPLICIT_NAME = re.compile(
 _I_WOULD = rf"\bi(?:{_APOS}d|\s+would)"
 _IMPLICIT_NAME = re.compile(
     rf"(?P<neg>\b(?:don{_APOS}?t|do\s+not|never|please\s+don{_APOS}?t)\s+)?"
-    rf"(?:{_I_AM}|\b(?:you\s+can\s+|please\s+|just\s+)?call\s+me|\b(?:i|to)\s+go\s+by"
+    rf"(?:{_I_AM}|\b(?:you\s+can\s+|please\s+|just\s+)?call\s+me|\b(?:everyone|everybody|people|friends)\s+calls?\s+me|\b(?:i|to)\s+go\s+by"
     rf"|\b(?:rather|prefer(?:\s+it\s+if)?|like|want)\s+you\s+(?:to\s+)?call(?:ed)?\s+me|\bmind\s+calling\s+me"
     rf"|\bto\s+be\s+(?:called|addressed\s+as)|{_I_WOULD}\s+(?:prefer|rather|like)\s+(?={_WORD}(?:\s+{_WORD})?"
     rf"\s*,?\s*(?:please|from\s+now\s+on|instead)\b))\s*{_NAME}",

@@ -49,7 +49,7 @@ logger = logging.getLogger(__name__)
 #: Vector neighbours a new fact is checked against for near-duplicates and contradictions.
 NEIGHBOURS = 10
 #: Below this cosine similarity a neighbour is not considered the same topic.
-NEIGHBOUR_MIN_SIMILARITY = 0.5
+NEIGHBOUR_MIN_SIMILARITY = 0.4
 
 
 @dataclass
