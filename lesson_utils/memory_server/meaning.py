@@ -51,7 +51,7 @@ SINGLE_VALUED = frozenset("home name age employer job partner car favourite sche
 NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, 0.35
 
 _WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
-_STOP = frozenset("""a an the of in on at to for from with by and or but so as into onto about over after before since
+_STOP = frozenset("""i i'm i've me my we our a an the of in on at to for from with by and or but so as into onto about over after before since
     until while during than then now currently still just really also too very is am are was were be been being has have
     had do does did will would can could should may might must this that these those it its they them their there here
     where which who what when user user's new old go-to all-time honestly finally actually these days ago last next
@@ -68,6 +68,7 @@ _DEPARTURE = re.compile(
     r"\b(?:sold|left|quit|resigned from|handed in (?:my|their|his|her) notice at|walked (?:away from|out of)|"
     r"moved (?:out of|away from)|gave up|broke up with|split (?:up )?(?:with|from)|divorced|traded in|swapped|"
     r"replaced|ditched|got rid of|switched from)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to)\b|[,;]|$)"
+    r"|\bprefer\w*\s.+?\b(?:over|rather than|instead of|to)\s+(?P<rejected>.+?)(?=\s+(?:and|but)\b|[,;]|$)"
     r"|^(?P<before>.+?)\s+but\s+(?:now|these days|nowadays)\b", re.IGNORECASE)
 _RELATION = (r"(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|children|kids?|wife|husband|"
              r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friends?|colleagues?|boss|manager|neighbou?r|cousin|"
@@ -121,7 +122,7 @@ def read(text: str) -> Reading:
         words = words[1:]  # "Alex lives in Lyon": the user's name is the subject, not a value
     departed: set[str] = set()
     for hit in _DEPARTURE.finditer(line):
-        departed |= {_number(w.casefold()) for w in _WORD.findall(hit.group("what") or hit.group("before") or "")}
+        departed |= {_number(w.casefold()) for w in _WORD.findall(hit.group("what") or hit.group("before") or hit.group("rejected") or "")}
     kind = _KIND.search(line)
     negated = bool(_NEGATED.search(line)) and not departed
     return Reading(tuple(w.removesuffix("'s") for w in words), about_user, negated, bool(_ADDITIVE.search(line)),
@@ -197,7 +198,8 @@ class MeaningDecider:
         if n.departed and not o.negated and n.departed & self.values(o, o_label)[0]:
             return Verdict.SUPERSEDES  # "sold the Fiesta and bought …" replaces "drives a Fiesta"
         if n.negated != o.negated:  # "likes tea" ⇄ "does not like tea": the newer wins
-            same_words = {w.casefold() for w in n.words} - _STOP == {w.casefold() for w in o.words} - _STOP
+            same_words = {_stem(w.casefold()) for w in n.words if w.casefold() not in _STOP} == \
+                {_stem(w.casefold()) for w in o.words if w.casefold() not in _STOP}
             return Verdict.SUPERSEDES if same_words else Verdict.UNRELATED
         label = self.label(new)
         if (label is None or label != o_label or label.split(":")[0] not in SINGLE_VALUED or n.negated

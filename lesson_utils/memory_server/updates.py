@@ -98,7 +98,7 @@ _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now\s+|then\s+|later\s+)?(?:\w+ed|bec
 
 def is_withdrawal(text: str) -> bool:
     """"No longer …", "not … any more", "stopped …", "quit …" with nothing said in its place."""
-    text = " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…")
+    text = re.sub(r"n't\b", " not", " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…"))
     hit = _CEASED.search(text)
     return hit is not None and not _ARRIVAL.search(text, hit.end())
 
