@@ -48,13 +48,13 @@ EXEMPLARS = Path(__file__).with_name("data") / "update_exemplars.txt"
 SINGLE_VALUED = frozenset("home name age employer job partner car favourite schedule".split())
 #: How many nearest examples vote, how fast a vote fades with distance from the nearest one, and
 #: how close the nearest must be for any attribute at all.
-NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, 0.35
+NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, 0.25
 
 _WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
 _STOP = frozenset("""i i'm i've me my we our a an the of in on at to for from with by and or but so as into onto about over after before since
     until while during than then now currently still just really also too very is am are was were be been being has have
     had do does did will would can could should may might must this that these those it its they them their there here
-    where which who what when user user's new old go-to all-time honestly finally actually these days ago last next
+    where which who what when again user user's new old go-to all-time honestly finally actually these days ago last next
     month months week weeks year years starting once past around back some someone all one per every
     move moved moves moving became become becomes turned turn has got get gets took take started start starts
     switched changed pushed rescheduled shifted brought joined signed left quit sold bought now""".split())
