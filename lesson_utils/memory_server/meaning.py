@@ -48,7 +48,7 @@ EXEMPLARS = Path(__file__).with_name("data") / "update_exemplars.txt"
 SINGLE_VALUED = frozenset("home name age employer job partner car favourite schedule".split())
 #: How many nearest examples vote, how fast a vote fades with distance from the nearest one, and
 #: how close the nearest must be for any attribute at all.
-NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, 0.25
+NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, 0.35
 
 _WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
 _STOP = frozenset("""i i'm i've me my we our a an the of in on at to for from with by and or but so as into onto about over after before since
