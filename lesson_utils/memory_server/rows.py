@@ -197,7 +197,8 @@ class MemoryRows:
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
-        logger.info("Upgraded the memory store to schema version %d (%d memories)", SCHEMA_VERSION, len(rows))
+        count = self.db.execute("SELECT count(*) FROM memories").fetchone()[0]
+        logger.info("Upgraded the memory store to schema version %d (%d memories)", SCHEMA_VERSION, count)
 
     def close(self) -> None:
         try:
