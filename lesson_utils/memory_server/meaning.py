@@ -158,10 +158,11 @@ class MeaningDecider:
         nearest = np.argsort(-sims)[:NEIGHBOURS]
         if sims[nearest[0]] < MIN_SIMILARITY:
             return None
-        votes: Counter[str] = Counter()
+        votes: dict[str, float] = {}
         for i in nearest:  # the nearest examples decide; a big label's many far ones do not outvote them
-            votes[self.labels[i]] += float(np.exp((sims[i] - sims[nearest[0]]) / SHARPNESS))
-        return votes.most_common(1)[0][0]
+            label = self.labels[i]
+            votes[label] = votes.get(label, 0.0) + float(np.exp((sims[i] - sims[nearest[0]]) / SHARPNESS))
+        return max(votes, key=votes.__getitem__)
 
     def attribute(self, fact: Fact) -> str | None:
         label, reading = self.label(fact), read(fact.text)
