@@ -50,6 +50,7 @@ SINGLE_VALUED = frozenset("home name age employer job partner car favourite sche
 #: how close the nearest must be for any attribute at all. (A name as the subject, "Noor's job is …",
 #: pulls every similarity down: the examples all say "the user", as the distiller mostly does.)
 NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, 0.35
+_EXAMPLES: dict[str, np.ndarray] = {}
 
 _WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
 _STOP = frozenset("""i i'm i've me my we our a an the of in on at to for from with by and or but so as into onto about over after before since
@@ -136,21 +137,32 @@ class MeaningDecider:
 
     name = "meaning"
 
-    def __init__(self, embed: Callable[[list[str]], Any] | None) -> None:
-        self._embed = embed
-        self._matrix: np.ndarray | None = None
+    def __init__(self, embed: Callable[[list[str]], Any] | None, *, key: str | None = None) -> None:
+        self._embed, self._key = embed, key if key is not None else str(id(embed))
         labels, texts = zip(*(line.split(": ", 1) for line in _exemplar_lines()), strict=True)
         self.labels: tuple[str, ...] = labels
         self.frames = _frames(labels, texts)
         self._texts = list(texts)
+        self._labels_of: dict[str, str | None] = {}  # stored facts' labels, by text
 
     def _examples(self) -> np.ndarray | None:
-        if self._matrix is None and self._embed is not None:
-            self._matrix = np.asarray(self._embed(self._texts), dtype=np.float32)
-        return self._matrix
+        """The examples' vectors, embedded once per embedding model (``key``) and process."""
+        if self._embed is None:
+            return None
+        if self._key not in _EXAMPLES:
+            _EXAMPLES[self._key] = np.asarray(self._embed(self._texts), dtype=np.float32)
+        return _EXAMPLES[self._key]
 
     def label(self, fact: Fact) -> str | None:
         """The attribute label the nearest examples vote for (single-valued or not), or None."""
+        if fact.text in self._labels_of:
+            return self._labels_of[fact.text]
+        if len(self._labels_of) > 8192:
+            self._labels_of.clear()
+        self._labels_of[fact.text] = found = self._label(fact)
+        return found
+
+    def _label(self, fact: Fact) -> str | None:
         matrix = self._examples()
         if matrix is None or matrix.shape[1] != np.asarray(fact.vector).shape[-1]:
             return None
@@ -190,11 +202,13 @@ class MeaningDecider:
                 if w.casefold() not in _STOP | _TIME | frame and not w[:1].isdigit()}
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
+        if is_withdrawal(new.text) or not read(new.text).about_user:  # withdrawals go through ``retracts``
+            return [Verdict.UNRELATED for _ in stored]
         return [self._decide(new, old) for old in stored]
 
     def _decide(self, new: Fact, old: Fact) -> Verdict:
         n, o = read(new.text), read(old.text)
-        if is_withdrawal(new.text) or not (n.about_user and o.about_user):
+        if not o.about_user:
             return Verdict.UNRELATED
         o_label = self.label(old)
         if n.departed and not o.negated and n.departed & self.values(o, o_label)[0]:

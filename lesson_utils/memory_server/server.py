@@ -47,7 +47,7 @@ def build_service(
     the default), ``"model"`` (the lessons' configured model, falling back to the offline one), or
     an :class:`~lesson_utils.memory_server.updates.UpdateDecider` of your own."""
     embedder = embedder if embedder is not None else default_embedder()
-    decider = make_decider(update_decider, embedder.embed)
+    decider = make_decider(update_decider, embedder.embed, key=embedder.model)
     store = MemoryStore(db_path, embedding_model=embedder.model, dim=embedder.dim, decider=decider)
     if store.stale_vectors:
         store.reembed_stale(embedder.embed)

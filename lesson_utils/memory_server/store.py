@@ -49,7 +49,7 @@ logger = logging.getLogger(__name__)
 #: Vector neighbours a new fact is checked against for near-duplicates and contradictions.
 NEIGHBOURS = 10
 #: Below this cosine similarity a neighbour is not considered the same topic.
-NEIGHBOUR_MIN_SIMILARITY = 0.4
+NEIGHBOUR_MIN_SIMILARITY = 0.5
 
 
 @dataclass
@@ -76,7 +76,7 @@ class MemoryStore:
     ) -> None:
         self.embedding_model = embedding_model
         self.dim = dim
-        self.decider = decider if decider is not None else make_decider("meaning", _default_embed(embedding_model))
+        self.decider = decider if decider is not None else make_decider("meaning", _default_embed(embedding_model), key=embedding_model)
         self._lock = threading.RLock()
         self.rows = MemoryRows(path)
         self.path = self.rows.path

@@ -103,16 +103,19 @@ def is_withdrawal(text: str) -> bool:
     return hit is not None and not _ARRIVAL.search(text, hit.end())
 
 
-def make_decider(name: str | UpdateDecider, embed: Callable[[list[str]], Any] | None) -> UpdateDecider:
-    """The decider called ``name`` ("meaning" or "model"), embedding its examples with ``embed``."""
+def make_decider(
+    name: str | UpdateDecider, embed: Callable[[list[str]], Any] | None, *, key: str | None = None
+) -> UpdateDecider:
+    """The decider called ``name`` ("meaning" or "model"), embedding its examples with ``embed`` (once
+    per process for each embedding model ``key``)."""
     if not isinstance(name, str):
         return name
     from .meaning import MeaningDecider
 
     if name == "meaning":
-        return MeaningDecider(embed)
+        return MeaningDecider(embed, key=key)
     if name == "model":
         from .model_decider import ModelDecider
 
-        return ModelDecider(fallback=MeaningDecider(embed))
+        return ModelDecider(fallback=MeaningDecider(embed, key=key))
     raise ValueError(f"update_decider={name!r} is not one of {', '.join(DECIDERS)}: pass one of those names.")
