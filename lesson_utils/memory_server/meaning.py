@@ -210,16 +210,15 @@ class MeaningDecider:
         n, o = read(new.text), read(old.text)
         if not o.about_user:
             return Verdict.UNRELATED
-        o_label = self.label(old)
-        if n.departed and not o.negated and n.departed & self.values(o, o_label)[0]:
+        if n.departed and not o.negated and n.departed & self.values(o, None)[0]:
             return Verdict.SUPERSEDES  # "sold the Fiesta and bought …" replaces "drives a Fiesta"
         if n.negated != o.negated:  # "likes tea" ⇄ "does not like tea": the newer wins
             same_words = {_stem(w.casefold()) for w in n.words if w.casefold() not in _STOP} == \
                 {_stem(w.casefold()) for w in o.words if w.casefold() not in _STOP}
             return Verdict.SUPERSEDES if same_words else Verdict.UNRELATED
-        label = self.label(new)
-        if (label is None or label != o_label or label.split(":")[0] not in SINGLE_VALUED or n.negated
-                or n.additive or (n.kind and o.kind and n.kind != o.kind)):
+        label = self.label(new)  # the old one's label only when it can matter: it costs a product
+        if (label is None or label.split(":")[0] not in SINGLE_VALUED or n.negated or n.additive
+                or (n.kind and o.kind and n.kind != o.kind) or label != self.label(old)):
             return Verdict.UNRELATED
         if label == "schedule" and not self._activity(n) & self._activity(o):
             return Verdict.UNRELATED  # another activity's day

@@ -46,7 +46,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["DECIDERS", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider"]
+__all__ = ["DECIDERS", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "verdict"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
 DECIDERS = ("meaning", "model")
@@ -119,3 +119,14 @@ def make_decider(
 
         return ModelDecider(fallback=MeaningDecider(embed, key=key))
     raise ValueError(f"update_decider={name!r} is not one of {', '.join(DECIDERS)}: pass one of those names.")
+
+
+def verdict(old: str, new: str, *, decider: UpdateDecider | None = None) -> Verdict:
+    """What storing ``new`` does to a stored ``old`` (both embedded with the default embedder), as
+    ``decider`` (default: the offline meaning decider) sees it — the one-pair view a lesson shows."""
+    from .embeddings import default_embedder
+
+    embedder = default_embedder()
+    decider = decider if decider is not None else make_decider("meaning", embedder.embed, key=embedder.model)
+    old_vector, new_vector = embedder.embed([old, new])
+    return decider.decide(Fact(new, new_vector), [Fact(old, old_vector)])[0]

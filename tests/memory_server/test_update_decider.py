@@ -201,3 +201,11 @@ def test_without_examples_only_the_rules_decide():
     assert blind.attribute(new) is None
     assert blind.decide(new, [old]) == [Verdict.SUPERSEDES]  # a departure needs no attribute
     assert blind.decide(Fact("Ben drives a Kia.", np.zeros(4)), [old]) == [Verdict.UNRELATED]
+
+
+def test_the_one_pair_view_the_lesson_shows():
+    from lesson_utils.memory_server.updates import verdict
+
+    assert verdict("Alex lives in Lyon.", "Alex lives in Porto now.") is Verdict.SUPERSEDES
+    assert verdict("Alex likes tea.", "Alex likes coffee.") is Verdict.UNRELATED
+    assert verdict("Alex likes tea.", "Alex likes coffee.", decider=Scripted(Verdict.SAME)) is Verdict.SAME
