@@ -22,6 +22,8 @@ Rules stay only where a rule is the simplest correct tool:
   "traded in", "replaced" …, and "X but now Y"): what was left is replaced whatever its attribute,
   so "sold my Corolla and bought a Tesla" replaces the Corolla while two cars said plainly stay;
 * **additive words** ("also", "too", "as well", "another") add, never replace;
+* **preference words** ("favourite", "prefers", "go-to", "of choice" …) make a fact a favourite of one
+  kind, their absence a like of many: "prefers tea" and "likes tea" differ in that word, not in topic;
 * **polarity** — "likes tea" and "does not like tea" (or a stored "no longer …") are the same words
   with the sign flipped: the newer wins;
 * **withdrawal** (``updates.is_withdrawal``) — takes back the stored facts whose words it names,
@@ -80,6 +82,9 @@ _PARTNER_IS = re.compile(r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[
                          r"(?:now\s+|called\s+|named\s+)?[A-Z][\w\-]*$")
 _LEAD = re.compile(r"^[A-Z][^,;]{0,40},\s+(?=\S)")  # "Since the spring, …"
 _NAME_SUBJECT = re.compile(r"^([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
+#: The words that make a fact a favourite (one per kind) rather than a like (many at once).
+_PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b",
+                         re.IGNORECASE)
 _KIND = re.compile(r"\bfavou?rite\s+([a-z]+)", re.IGNORECASE)
 _KIND_SYNONYMS = {"movie": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food"}
 
@@ -144,6 +149,7 @@ class MeaningDecider:
         self.frames = _frames(labels, texts)
         self._texts = list(texts)
         self._labels_of: dict[str, str | None] = {}  # stored facts' labels, by text
+        self._favourite = np.array([label.startswith("favourite:") for label in labels])
 
     def _examples(self) -> np.ndarray | None:
         """The examples' vectors, embedded once per embedding model (``key``) and process."""
@@ -167,6 +173,8 @@ class MeaningDecider:
         if matrix is None or matrix.shape[1] != np.asarray(fact.vector).shape[-1]:
             return None
         sims = matrix @ np.asarray(fact.vector, dtype=np.float32)
+        # "prefers tea" and "likes tea" differ in one word, not in topic: that word picks the family
+        sims = np.where(self._favourite == bool(_PREFERENCE.search(fact.text)), sims, -1.0)
         nearest = np.argsort(-sims)[:NEIGHBOURS]
         if sims[nearest[0]] < MIN_SIMILARITY:
             return None
