@@ -210,8 +210,14 @@ class MeaningDecider:
                 if w.casefold() not in _STOP | _TIME | frame and not w[:1].isdigit()}
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
-        if is_withdrawal(new.text) or not read(new.text).about_user:  # withdrawals go through ``retracts``
+        n = read(new.text)
+        if is_withdrawal(new.text) or not n.about_user:  # withdrawals go through ``retracts``
             return [Verdict.UNRELATED for _ in stored]
+        label = self.label(new)
+        if not (n.departed or n.negated or (label or "").split(":")[0] in SINGLE_VALUED):
+            # only a stored negation can still flip ("no longer likes tea" → "likes tea"): skip reading the rest
+            return [self._decide(new, old) if _NEGATED.search(old.text) or "n't" in old.text else Verdict.UNRELATED
+                    for old in stored]
         return [self._decide(new, old) for old in stored]
 
     def _decide(self, new: Fact, old: Fact) -> Verdict:
