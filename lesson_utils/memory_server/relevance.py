@@ -1,0 +1,76 @@
+"""How likely a search hit is evidence for the query: a calibrated probability per hit.
+
+Why: the provider has to decide, per turn, whether anything it found is worth injecting — the
+question may be about something the user never said ("What is my brother's name?" when only a
+sister was mentioned). Ranks cannot tell: the best of a set of unrelated memories is still rank 1,
+and a plain RRF score only says which arms found a hit. This module turns what the server knows
+about each hit into one number, ``P(evidence)``, sent in the hit's ``attributes["relevance"]``
+(the contract allows arbitrary attributes), so a client's floor is a probability, not a rank rule.
+
+The feature is the hit's *contrast*: its cosine similarity to the query (all-MiniLM-L6-v2) minus
+the query's *background* — the mean similarity of the user's :data:`BACKGROUND` nearest memories,
+with missing ones (a user with fewer memories) counted at :data:`PRIOR_SIMILARITY`, the typical
+similarity of a question and an unrelated memory. A question about something never said ("What is
+my brother's name?") is about as close to its best hit as to everything else the user said; a
+question with an answer has a hit that stands out. Both arms' hits get it (a text-only hit's
+similarity is computed from its stored vector); it needs the query's embedding, so text mode
+leaves the attribute out.
+
+It feeds a logistic regression: ``relevance = 1 / (1 + exp(-(INTERCEPT + Σ COEFFICIENTS[f]·f)))``.
+The constants below were fitted by ``python bench/fit_relevance.py`` (which refits them and prints
+them; ``--check`` compares with these) on the **dev** data only — see :data:`FITTED_ON`. A hit from
+an evidence turn of an answerable question is a positive; every hit of an abstention question and
+every non-evidence hit is a negative. They are tied to the embedding model: another embedder needs
+a refit (the search leaves the attribute out when the embedder is not :data:`FITTED_MODEL`).
+
+Other per-hit features were measured on the same dev data and left out because they *lowered*
+abstention at recall@5 >= 95% (a hit-level fit spends them on ranking hits within a question,
+which the floor does not need): raw similarity alone 71%, similarity + contrast 71-79%, contrast +
+query-word coverage 73%, contrast + gap to the best hit 75%, contrast alone 83%.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+__all__ = [
+    "BACKGROUND", "COEFFICIENTS", "FEATURES", "FITTED_MODEL", "FITTED_ON", "INTERCEPT", "PRIOR_SIMILARITY",
+    "background", "hit_features", "probability",
+]
+
+FEATURES = ("contrast",)
+#: Logistic-regression weights per feature (see the module docstring for how they were fitted).
+COEFFICIENTS = {"contrast": 14.017}
+INTERCEPT = -3.501
+#: The embedding model the similarities came from; other models' similarities are not calibrated.
+FITTED_MODEL = "all-MiniLM-L6-v2-onnx-int8"
+#: What the constants were fitted on (the dev data; never the held-out test split).
+FITTED_ON = (
+    "dev: the synthetic dataset (lesson_utils/evaluation/data/synthetic_memory_eval.json, 48 users, 240 "
+    "questions), hybrid top 10 per question: 1,136 hits, 288 from evidence turns; L2 1.0; 2026-12-01"
+)
+#: How many of the user's nearest memories make a query's background.
+BACKGROUND = 30
+#: The similarity a missing background memory counts as: the median similarity of a dev question
+#: and a memory of its user (0.045, rounded), i.e. what "unrelated" looks like to this model.
+PRIOR_SIMILARITY = 0.05
+
+
+def background(similarities: Sequence[float]) -> float:
+    """The mean similarity of the :data:`BACKGROUND` best of ``similarities``, padded with the prior."""
+    best = sorted(similarities, reverse=True)[:BACKGROUND]
+    return (sum(best) + (BACKGROUND - len(best)) * PRIOR_SIMILARITY) / BACKGROUND
+
+
+def hit_features(similarity: float, background_similarity: float) -> tuple[float, ...]:
+    """One hit's feature vector, in :data:`FEATURES` order."""
+    return (similarity - background_similarity,)
+
+
+def probability(features: Sequence[float]) -> float:
+    """The calibrated ``P(evidence)`` of one hit's features, in [0, 1]."""
+    z = INTERCEPT + sum(COEFFICIENTS[name] * value for name, value in zip(FEATURES, features, strict=True))
+    if z < -40:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-z))
