@@ -24,8 +24,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lesson_utils.evaluation import Case, load_synthetic  # noqa: E402
-from lesson_utils.memory_server import relevance  # noqa: E402
+from lesson_utils.evaluation import Case, load_synthetic
+from lesson_utils.memory_server import relevance
 
 #: Ridge penalty on the weights (not the intercept): keeps the fit stable when classes separate.
 L2 = 1.0
