@@ -7,14 +7,22 @@ and a plain RRF score only says which arms found a hit. This module turns what t
 about each hit into one number, ``P(evidence)``, sent in the hit's ``attributes["relevance"]``
 (the contract allows arbitrary attributes), so a client's floor is a probability, not a rank rule.
 
-The feature is the hit's *contrast*: its cosine similarity to the query (all-MiniLM-L6-v2) minus
-the query's *background* — the mean similarity of the user's :data:`BACKGROUND` nearest memories,
-with missing ones (a user with fewer memories) counted at :data:`PRIOR_SIMILARITY`, the typical
-similarity of a question and an unrelated memory. A question about something never said ("What is
-my brother's name?") is about as close to its best hit as to everything else the user said; a
-question with an answer has a hit that stands out. Both arms' hits get it (a text-only hit's
-similarity is computed from its stored vector); it needs the query's embedding, so text mode
-leaves the attribute out.
+The features, each cheap and known to the server for every hit:
+
+* ``contrast`` — the hit's cosine similarity to the query (all-MiniLM-L6-v2) minus the query's
+  *background*: the mean similarity of the user's :data:`BACKGROUND` nearest memories, with missing
+  ones (a user with fewer memories) counted at :data:`PRIOR_SIMILARITY`, the typical similarity of a
+  question and an unrelated memory. A question about something never said ("What is my brother's
+  name?") is about as close to its best hit as to everything else the user said; a question with an
+  answer has a hit that stands out. It needs the query's embedding, so text mode leaves the
+  attribute out (a text-only hit of the hybrid mode gets its similarity from its stored vector).
+* ``other_person`` — 1 when the memory is about someone the question does not ask about: its
+  subject is a possessive ("The user's colleague Ivan works at …", "Alex's neighbour has a horse")
+  whose head word the question does not contain, or "<Name> from their …". A possessive followed
+  by is/are/was/were within three words is an attribute of the user, not a person ("The user's
+  favourite food is …"). It reads the distiller's own third-person form, not any dataset's words:
+  near misses about other people are what a large history is full of, and similarity cannot tell
+  "my horse" from "my neighbour's horse".
 
 It feeds a logistic regression: ``relevance = 1 / (1 + exp(-(INTERCEPT + Σ COEFFICIENTS[f]·f)))``.
 The constants below were fitted by ``python bench/fit_relevance.py`` (which refits them and prints
@@ -23,26 +31,27 @@ an evidence turn of an answerable question is a positive; every hit of an absten
 every non-evidence hit is a negative. They are tied to the embedding model: another embedder needs
 a refit (the search leaves the attribute out when the embedder is not :data:`FITTED_MODEL`).
 
-Other per-hit features were measured on the same dev data and left out because they *lowered*
-abstention at recall@5 >= 95% (a hit-level fit spends them on ranking hits within a question,
-which the floor does not need): raw similarity alone 71%, similarity + contrast 71-79%, contrast +
-query-word coverage 73%, contrast + gap to the best hit 75%, contrast alone 83%.
+Other per-hit features were measured on the dev data and left out because they lowered abstention
+at the recall the floor must keep (a hit-level fit spends them on ranking hits within a question,
+which the floor does not need): raw similarity, query-word coverage, the gap to the best hit, the
+best hit's similarity, and whether the text arm matched.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 __all__ = [
     "BACKGROUND", "COEFFICIENTS", "FEATURES", "FITTED_MODEL", "FITTED_ON", "INTERCEPT", "PRIOR_SIMILARITY",
-    "background", "hit_features", "probability",
+    "about_someone_else", "background", "hit_features", "probability",
 ]
 
-FEATURES = ("contrast",)
+FEATURES = ("contrast", "other_person")
 #: Logistic-regression weights per feature (see the module docstring for how they were fitted).
-COEFFICIENTS = {"contrast": 14.017}
-INTERCEPT = -3.501
+COEFFICIENTS = {"contrast": 0.0, "other_person": 0.0}
+INTERCEPT = 0.0
 #: The embedding model the similarities came from; other models' similarities are not calibrated.
 FITTED_MODEL = "all-MiniLM-L6-v2-onnx-int8"
 #: What the constants were fitted on (the dev data; never the held-out test split).
@@ -63,9 +72,35 @@ def background(similarities: Sequence[float]) -> float:
     return (sum(best) + (BACKGROUND - len(best)) * PRIOR_SIMILARITY) / BACKGROUND
 
 
-def hit_features(similarity: float, background_similarity: float) -> tuple[float, ...]:
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_POSSESSIVE = re.compile(r"^\s*(?:the user|[^\W\d_]+)['’]s\s+(.+)$", re.IGNORECASE | re.DOTALL)
+_ATTRIBUTE = re.compile(r"^(?:[^\W_]+\s+){0,2}(?:is|are|was|were)\b", re.IGNORECASE)
+_GROUP_MEMBER = re.compile(r"^\s*[A-Z][^\W\d_]+ from (?:their|his|her)\b")
+#: Words before a possessive's head noun that do not name the person ("old schoolmate", "best friend").
+_MODIFIERS = frozenset("old best new late former younger older little big elder".split())
+
+
+def _words(text: str) -> set[str]:
+    """Lower-case words with a trailing plural "s" also stripped ("neighbours" meets "neighbour")."""
+    words = set(_TOKEN.findall(text.casefold()))
+    return words | {w[:-1] for w in words if len(w) > 3 and w.endswith("s")}
+
+
+def about_someone_else(query: str, content: str) -> bool:
+    """True when ``content`` is a fact about a person ``query`` does not mention (see the module docstring)."""
+    possessive = _POSSESSIVE.match(content)
+    if possessive is None:
+        return bool(_GROUP_MEMBER.match(content))
+    phrase = possessive.group(1)
+    if _ATTRIBUTE.match(phrase):
+        return False
+    head = next((w for w in _TOKEN.findall(phrase.casefold()) if w not in _MODIFIERS), "")
+    return bool(head) and not (_words(head) & _words(query))
+
+
+def hit_features(similarity: float, background_similarity: float, query: str, content: str) -> tuple[float, ...]:
     """One hit's feature vector, in :data:`FEATURES` order."""
-    return (similarity - background_similarity,)
+    return (similarity - background_similarity, float(about_someone_else(query, content)))
 
 
 def probability(features: Sequence[float]) -> float:

@@ -161,11 +161,13 @@ def search(
         if s in records
     ]
     if qvec is not None and mode != "text" and getattr(embedder, "model", None) == relevance_mod.FITTED_MODEL:
-        _add_relevance(store, user_id, qvec, relevance_mod.background([sim for _, sim in arm]), hits)
+        _add_relevance(store, user_id, query, qvec, relevance_mod.background([sim for _, sim in arm]), hits)
     return hits
 
 
-def _add_relevance(store: MemoryStore, user_id: str, qvec: np.ndarray, background: float, hits: list[Hit]) -> None:
+def _add_relevance(
+    store: MemoryStore, user_id: str, query: str, qvec: np.ndarray, background: float, hits: list[Hit]
+) -> None:
     """Fill each hit's ``features`` and ``relevance`` (and a similarity the vector arm did not reach)."""
     missing = {h.record.seq: h for h in hits if h.similarity is None}
     if missing:
@@ -173,5 +175,5 @@ def _add_relevance(store: MemoryStore, user_id: str, qvec: np.ndarray, backgroun
             missing[seq].similarity = float(np.dot(vec, qvec))
     for h in hits:
         if h.similarity is not None:
-            h.features = relevance_mod.hit_features(h.similarity, background)
+            h.features = relevance_mod.hit_features(h.similarity, background, query, h.record.content)
             h.relevance = relevance_mod.probability(h.features)
