@@ -10,7 +10,8 @@ question's evidence turns, 0 otherwise (every hit of an abstention question is a
 regression with a small L2 penalty is fitted by Newton's method (numpy only, deterministic), and
 its intercept and weights are printed as the constants to paste into ``relevance.py``.
 
-Dev data only: the synthetic dataset (``load_synthetic``). Never point this at the test split.
+Dev data only: the dev split's haystack users (``load_cases("dev")``), or the synthetic dev set in
+a checkout that has no splits. Never point this at the test split.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lesson_utils.evaluation import Case, load_synthetic
+from lesson_utils import evaluation
+from lesson_utils.evaluation import Case
 from lesson_utils.memory_server import relevance
 
 #: Ridge penalty on the weights (not the intercept): keeps the fit stable when classes separate.
@@ -32,6 +34,12 @@ L2 = 1.0
 #: How far a refit may drift from the shipped constants before ``--check`` fails.
 TOLERANCE = 0.05
 SEARCH_DEPTH = 10
+
+
+def dev_cases(users: int | None = None) -> list[Case]:
+    """The dev users: the dev split's haystacks (``load_cases('dev')``) where they exist, else the old dev set."""
+    load_cases = getattr(evaluation, "load_cases", None)
+    return load_cases("dev", users=users) if load_cases is not None else evaluation.load_synthetic(users=users)
 
 
 def collect(cases: list[Case], *, depth: int = SEARCH_DEPTH) -> tuple[np.ndarray, np.ndarray]:
@@ -85,7 +93,7 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=None, help="fit on the first N dev users only")
     parser.add_argument("--check", action="store_true", help="exit 1 if the shipped constants differ from the refit")
     args = parser.parse_args()
-    cases = load_synthetic(users=args.users)
+    cases = dev_cases(args.users)
     x, y = collect(cases)
     intercept, weights = fit(x, y)
     print(f"dev: {len(cases)} users, {len(y)} hits, {int(y.sum())} evidence hits")
