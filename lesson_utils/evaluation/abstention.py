@@ -36,14 +36,14 @@ from .scorecard import QuestionResult
 __all__ = ["DEFAULT_FLOORS", "CurvePoint", "abstention_curve", "choose_floor", "curve_table", "plot_curve"]
 
 #: The relevance floors a curve is drawn at by default (probabilities, see ``attributes["relevance"]``).
-DEFAULT_FLOORS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.28, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7)
+DEFAULT_FLOORS = (0.05, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.25, 0.3, 0.4, 0.5)
 
 
 @dataclass(frozen=True)
 class CurvePoint:
     """One row of the curve: a floor and what it gave on the split's questions."""
 
-    label: str                    # "no floor", "rrf floor" or "relevance ≥ 0.28"
+    label: str                    # "no floor", "rrf floor" or "relevance ≥ 0.14"
     floor: float | None           # the min_relevance (None for the reference rows)
     abstain_acc: float | None
     recall_at_5: float | None
@@ -160,11 +160,20 @@ async def abstention_curve(
     return [_point(label, floor, results) for (label, floor, _), results in zip(policies, per_policy, strict=True)]
 
 
-def choose_floor(points: Sequence[CurvePoint], *, min_recall: float = 0.95) -> CurvePoint:
-    """The relevance row with the most abstention whose recall@5 is at least ``min_recall``."""
-    ok = [p for p in points if p.floor is not None and p.recall_at_5 is not None and p.recall_at_5 >= min_recall]
+def choose_floor(points: Sequence[CurvePoint], *, min_recall: float = 0.95, relative: bool = False) -> CurvePoint:
+    """The relevance row with the most abstention whose recall@5 is at least ``min_recall``.
+
+    With ``relative=True`` the bar is ``min_recall`` times the no-floor row's recall@5: what the floor
+    may cost, when retrieval itself misses (a floor only drops hits; it cannot add recall)."""
+    bar = min_recall
+    if relative:
+        unfloored = next((p for p in points if p.label == "no floor" and p.recall_at_5 is not None), None)
+        if unfloored is None:
+            raise ValueError("relative=True needs the curve's 'no floor' row: pass the points abstention_curve returned.")
+        bar = min_recall * (unfloored.recall_at_5 or 0.0)
+    ok = [p for p in points if p.floor is not None and p.recall_at_5 is not None and p.recall_at_5 >= bar - 1e-12]
     if not ok:
-        raise ValueError(f"no floor keeps recall@5 >= {min_recall:.0%}: lower min_recall or try lower floors.")
+        raise ValueError(f"no floor keeps recall@5 >= {bar:.0%}: lower min_recall or try lower floors.")
     return max(ok, key=lambda p: (p.abstain_acc or 0.0, -(p.floor or 0.0)))
 
 

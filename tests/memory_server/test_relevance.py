@@ -38,11 +38,31 @@ def test_text_mode_leaves_it_out_because_it_has_no_query_embedding(alex):
     assert hits and all("relevance" not in (h.attributes or {}) for h in hits)
 
 
+# A history of realistic size: the default floor was chosen on users with hundreds of memories.
+PEOPLE = ["Ivan", "Mia", "Raj", "Lea", "Theo", "Ana"]
+OTHERS = [f"{who} from their book club {what}." for who in PEOPLE for what in (
+    "lives in Perth", "works as a welder", "goes climbing on Sundays", "loves curry", "drives a Skoda",
+    "just turned 41", "plays chess on Tuesdays",
+)]
+EVERYDAY = ["Alex watched a documentary about glaciers.", "Alex fixed their bicycle chain yesterday.",
+            "Alex had soup for dinner.", "Alex bought a wool blanket at the market.", "Alex keeps a journal."]
+
+
 def test_the_answer_clears_the_default_floor_and_a_question_with_no_answer_clears_nothing(alex):
+    for text in OTHERS + EVERYDAY:
+        alex.add(text, AddOptions(infer=False))
     answered = alex.search("What am I allergic to?", SearchOptions(top_k=5)).results
     assert answered[0].content == "Alex is allergic to latex." and answered[0].attributes["relevance"] >= RELEVANCE_FLOOR
     unanswerable = alex.search("What is my horse called?", SearchOptions(top_k=5)).results
     assert unanswerable and max(h.attributes["relevance"] for h in unanswerable) < RELEVANCE_FLOOR
+
+
+def test_a_small_store_fails_open_the_answer_is_never_below_the_floor(alex):
+    for question, answer in [("What am I allergic to?", "Alex is allergic to latex."),
+                             ("What instrument do I play?", "Alex plays the oboe in a band."),
+                             ("Where do I live?", "Alex lives in Tunis.")]:
+        hits = alex.search(question, SearchOptions(top_k=5)).results
+        assert hits[0].content == answer and hits[0].attributes["relevance"] >= RELEVANCE_FLOOR
 
 
 def test_an_embedder_it_was_not_fitted_on_gets_no_relevance():
