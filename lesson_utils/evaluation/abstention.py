@@ -33,7 +33,7 @@ from ..cortadel.provider import INJECTED_IDS_KEY, CortadelContextProvider
 from .dataset import Case
 from .scorecard import QuestionResult
 
-__all__ = ["DEFAULT_FLOORS", "CurvePoint", "abstention_curve", "choose_floor", "curve_table", "plot_curve"]
+__all__ = ["DEFAULT_FLOORS", "CurvePoint", "abstention_curve", "choose_floor", "curve_row", "curve_table", "plot_curve"]
 
 #: The relevance floors a curve is drawn at by default (probabilities, see ``attributes["relevance"]``).
 DEFAULT_FLOORS = (0.05, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.25, 0.3, 0.4, 0.5)
@@ -158,6 +158,14 @@ async def abstention_curve(
         if server is not None:
             server.stop()
     return [_point(label, floor, results) for (label, floor, _), results in zip(policies, per_policy, strict=True)]
+
+
+def curve_row(points: Sequence[CurvePoint], label: str) -> CurvePoint:
+    """The row called ``label`` ("no floor", "rrf floor", or "relevance ≥ 0.14")."""
+    for point in points:
+        if point.label == label:
+            return point
+    raise KeyError(f"no row {label!r}; the rows are: {', '.join(p.label for p in points)}.")
 
 
 def choose_floor(points: Sequence[CurvePoint], *, min_recall: float = 0.95, relative: bool = False) -> CurvePoint:
