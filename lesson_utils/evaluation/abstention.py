@@ -43,7 +43,7 @@ DEFAULT_FLOORS = (0.05, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.25, 0.3, 0.4, 0.5)
 class CurvePoint:
     """One row of the curve: a floor and what it gave on the split's questions."""
 
-    label: str                    # "no floor", "rrf floor" or "relevance ≥ 0.14"
+    label: str                    # "no floor", "rrf floor" or "relevance ≥ 0.12"
     floor: float | None           # the min_relevance (None for the reference rows)
     abstain_acc: float | None
     recall_at_5: float | None
@@ -161,7 +161,7 @@ async def abstention_curve(
 
 
 def curve_row(points: Sequence[CurvePoint], label: str) -> CurvePoint:
-    """The row called ``label`` ("no floor", "rrf floor", or "relevance ≥ 0.14")."""
+    """The row called ``label`` ("no floor", "rrf floor", or "relevance ≥ 0.12")."""
     for point in points:
         if point.label == label:
             return point
