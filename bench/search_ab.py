@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import random
 import shutil
 import statistics
@@ -26,12 +27,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-import memory_server_bench as bench
 
 from lesson_utils.memory_server import search as search_b
 from lesson_utils.memory_server.embeddings import default_embedder
+
+# The store, its synthetic memories and the queries are memory_server_bench.py's own.
+_spec = importlib.util.spec_from_file_location("memory_server_bench", ROOT / "bench" / "memory_server_bench.py")
+assert _spec is not None and _spec.loader is not None
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
 
 
 def main() -> int:
