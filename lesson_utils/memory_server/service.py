@@ -195,6 +195,8 @@ class MemoryService:
             attributes["session_id"] = r.session_id
         if hit.similarity is not None:
             attributes["similarity"] = round(hit.similarity, 4)
+        if hit.relevance is not None:  # P(evidence), calibrated on dev data: see relevance.py
+            attributes["relevance"] = round(hit.relevance, 4)
         if reranked:
             attributes["rerank"] = "cosine"
         return _drop_none({
