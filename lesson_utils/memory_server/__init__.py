@@ -12,8 +12,9 @@ From a shell: ``python -m lesson_utils.memory_server --db memories.sqlite3``.
 
 What differs from a real Cortadel server, honestly:
 
-* Facts are distilled from conversations by rules (``distill.py``), not by a model: plain
-  first-person statements become third-person facts; anything subtler is missed.
+* Facts are distilled from conversations by rules (``distill.py``): plain first-person statements
+  become third-person facts; anything subtler is missed. (The SDK and the contract do not say how a
+  real Cortadel distils.)
 * ``rerank="cross_encoder"`` is accepted, but there is no cross-encoder: the fused candidates are
   re-sorted by embedding cosine similarity and each hit says ``attributes["rerank"] == "cosine"``.
 * ``expand_query``, ``include_faded`` and ``include_session_arm`` are accepted and have nothing
@@ -23,7 +24,7 @@ What differs from a real Cortadel server, honestly:
 
 Knowledge updates (``updates.py`` is the one seam that decides, ``store.py`` applies, one transaction
 per write). Memories are versions: a superseded or withdrawn memory stays stored with ``is_current=false``,
-``invalid_at`` and (if superseded) ``superseded_by``; search and list return current memories only, list
+``invalid_at`` and (if superseded) ``superseded_by``; the local server's search and list return current memories only, list
 takes ``include_superseded=true`` and ``as_of=<ISO time>`` (what was current then).
 
 What the offline decider (``meaning.py``) catches, for facts about the user:
@@ -42,10 +43,10 @@ What the offline decider (``meaning.py``) catches, for facts about the user:
 * many-valued facts (likes, pets, languages, friends …), favourites of different kinds, "also …", and facts
   about other people ("my brother lives in Oslo") replace nothing.
 
-What a real Cortadel (a model's verdict on each candidate pair) catches beyond it: attributes without
-labelled examples (a pet's new name, "my manager is now Sam"); a change told only as a story ("after ten
-years at the bank I took an offer from an insurer"); sentences whose embedding lands on a near miss ("works
-in Bergen" read as a home); partial overlaps ("I work from home on Mondays now"); many-valued verbs used
+What it misses, and what a decider that asks a model can catch (how a real Cortadel decides is not
+documented): attributes without labelled examples (a pet's new name, "my manager is now Sam"); a change
+told only as a story ("after ten years at the bank I took an offer from an insurer"); sentences whose
+embedding lands on a near miss ("works in Bergen" read as a home); partial overlaps ("I work from home on Mondays now"); many-valued verbs used
 exclusively ("I only speak French now"); "forget everything about my old job" (a topic, not a fact); and a
 requested deletion of an entity across facts. It also never resurrects the older fact when the newer one is
 deleted. ``start_memory_server(update_decider="model")`` asks a configured model for the verdicts instead —

@@ -1,7 +1,7 @@
 """Rule-based distillation of a conversation turn into atomic, self-contained facts.
 
-Cortadel asks a model to do this; the local server does it offline with rules that work for
-plain conversational English. What it keeps and how it rewrites:
+The local server does this offline, with rules that work for plain conversational English (the SDK
+and the contract say only that a real Cortadel distils a conversation into atomic facts, not how). What it keeps and how it rewrites:
 
 * Only the user's own statements about themselves become facts (the assistant's words are never
   taken as facts about the user — that is also what keeps an assistant's hallucination or an

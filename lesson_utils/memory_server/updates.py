@@ -1,6 +1,7 @@
 """When a new fact replaces a stored one: the one seam where the local server decides knowledge updates.
 
-A real Cortadel asks a model whether a new fact contradicts a stored one. The local server asks an
+The contract records what an update did (``is_current``, ``superseded_by``), not how a real Cortadel decides
+it. The local server asks an
 :class:`UpdateDecider`, and ``store.py`` calls nothing else to decide: it finds the candidates (the
 user's current facts in the same attribute, and the nearest vector neighbours), asks the decider,
 and applies the verdicts in one transaction. The interface is small on purpose, so a decider can
