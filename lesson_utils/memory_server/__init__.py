@@ -46,11 +46,12 @@ What the offline decider (``meaning.py``) catches, for facts about the user:
 What it misses, and what a decider that asks a model can catch (how a real Cortadel decides is not
 documented): attributes without labelled examples (a pet's new name, "my manager is now Sam"); a change
 told only as a story ("after ten years at the bank I took an offer from an insurer"); sentences whose
-embedding lands on a near miss ("works in Bergen" read as a home); partial overlaps ("I work from home on Mondays now"); many-valued verbs used
-exclusively ("I only speak French now"); "forget everything about my old job" (a topic, not a fact); and a
-requested deletion of an entity across facts. It also never resurrects the older fact when the newer one is
-deleted. ``start_memory_server(update_decider="model")`` asks a configured model for the verdicts instead —
-an option of this local server for comparison, not a claim about how Cortadel decides.
+embedding lands on a near miss ("works in Bergen" read as a home); partial overlaps ("I work from home on
+Mondays now"); many-valued verbs used exclusively ("I only speak French now"); "forget everything about my
+old job" (a topic, not a fact); and a requested deletion of an entity across facts. It also never
+resurrects the older fact when the newer one is deleted. ``start_memory_server(update_decider="model")``
+asks a configured model for the verdicts instead — an option of this local server for comparison, not a
+claim about how Cortadel decides.
 
 The server is the package's ``server`` extra (``extra.py``). The names below are looked up lazily
 (PEP 562), so importing a part that needs no web server (``distill``, ``updates``, ``classify``)
