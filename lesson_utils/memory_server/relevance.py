@@ -16,13 +16,12 @@ The features, each cheap and known to the server for every hit:
   name?") is about as close to its best hit as to everything else the user said; a question with an
   answer has a hit that stands out. It needs the query's embedding, so text mode leaves the
   attribute out (a text-only hit of the hybrid mode gets its similarity from its stored vector).
-* ``other_person`` — 1 when the memory is about someone the question does not ask about: its
-  subject is a possessive ("The user's colleague Ivan works at …", "Alex's neighbour has a horse")
-  whose head word the question does not contain, or "<Name> from their …". A possessive followed
-  by is/are/was/were within three words is an attribute of the user, not a person ("The user's
-  favourite food is …"). It reads the distiller's own third-person form, not any dataset's words:
-  near misses about other people are what a large history is full of, and similarity cannot tell
-  "my horse" from "my neighbour's horse".
+* ``other_person`` — 1 when the memory is about someone the question does not ask about
+  (``subject.about_someone_else``: "The user's colleague Ivan works at …" for "Where do I work?").
+  It reads the distiller's own third-person form, not any dataset's words: near misses about other
+  people are what a large history is full of, and similarity cannot tell "my horse" from "my
+  neighbour's horse". Search already ranks such hits after the user's own; here it also lowers
+  their probability, so a floor drops them.
 
 It feeds a logistic regression: ``relevance = 1 / (1 + exp(-(INTERCEPT + Σ COEFFICIENTS[f]·f)))``.
 The constants below were fitted by ``python bench/fit_relevance.py`` (which refits them and prints
@@ -40,8 +39,9 @@ best hit's similarity, and whether the text arm matched.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
+
+from .subject import about_someone_else
 
 __all__ = [
     "BACKGROUND", "COEFFICIENTS", "FEATURES", "FITTED_MODEL", "FITTED_ON", "INTERCEPT", "PRIOR_SIMILARITY",
@@ -70,32 +70,6 @@ def background(similarities: Sequence[float]) -> float:
     """The mean similarity of the :data:`BACKGROUND` best of ``similarities``, padded with the prior."""
     best = sorted(similarities, reverse=True)[:BACKGROUND]
     return (sum(best) + (BACKGROUND - len(best)) * PRIOR_SIMILARITY) / BACKGROUND
-
-
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-_POSSESSIVE = re.compile(r"^\s*(?:the user|[^\W\d_]+)['’]s\s+(.+)$", re.IGNORECASE | re.DOTALL)
-_ATTRIBUTE = re.compile(r"^(?:[^\W_]+\s+){0,2}(?:is|are|was|were)\b", re.IGNORECASE)
-_GROUP_MEMBER = re.compile(r"^\s*[A-Z][^\W\d_]+ from (?:their|his|her)\b")
-#: Words before a possessive's head noun that do not name the person ("old schoolmate", "best friend").
-_MODIFIERS = frozenset("old best new late former younger older little big elder".split())
-
-
-def _words(text: str) -> set[str]:
-    """Lower-case words with a trailing plural "s" also stripped ("neighbours" meets "neighbour")."""
-    words = set(_TOKEN.findall(text.casefold()))
-    return words | {w[:-1] for w in words if len(w) > 3 and w.endswith("s")}
-
-
-def about_someone_else(query: str, content: str) -> bool:
-    """True when ``content`` is a fact about a person ``query`` does not mention (see the module docstring)."""
-    possessive = _POSSESSIVE.match(content)
-    if possessive is None:
-        return bool(_GROUP_MEMBER.match(content))
-    phrase = possessive.group(1)
-    if _ATTRIBUTE.match(phrase):
-        return False
-    head = next((w for w in _TOKEN.findall(phrase.casefold()) if w not in _MODIFIERS), "")
-    return bool(head) and not (_words(head) & _words(query))
 
 
 def hit_features(similarity: float, background_similarity: float, query: str, content: str) -> tuple[float, ...]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import relevance as relevance_mod
+from . import relevance as relevance_mod, subject
 from .embeddings import Embedder
 from .store import MemoryRecord, MemoryStore
 
@@ -32,6 +32,9 @@ RRF_K = 60
 MODES = ("hybrid", "text", "vector")
 #: Vector hits below this cosine similarity are not relevant enough to return on their own.
 MIN_SIMILARITY = 0.1
+#: How many of the fused best are re-ordered by subject (a deeper pool than top_k, so a memory about
+#: the user that ten memories about other people pushed out of the top 10 still comes back).
+SUBJECT_POOL = 40
 
 
 # Embedding the query (onnxruntime) and the BM25 query (SQLite) both release the GIL, so the
@@ -147,8 +150,12 @@ def search(
         order = sorted(fused, key=lambda s: (-similarity.get(s, -1.0), -fused[s], -s))
     else:
         order = sorted(fused, key=lambda s: (-fused[s], -s))  # ties: newest first
-    order = order[:top_k]
-    records = store.fetch(order)
+    pool = order[: max(top_k, SUBJECT_POOL)]
+    records = store.fetch(pool)
+    # Subject match: the fused pool's memories about someone the query does not name go after the
+    # others, each part in its own order (subject.py says how a memory's person is read).
+    elsewhere = {s for s in pool if s in records and subject.about_someone_else(query, records[s].content)}
+    order = ([s for s in pool if s not in elsewhere] + [s for s in pool if s in elsewhere])[:top_k]
     hits = [
         Hit(
             record=records[s],
