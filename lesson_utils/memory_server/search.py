@@ -159,8 +159,8 @@ def search(
     else:
         order = sorted(fused, key=lambda s: (-fused[s], -s))  # ties: newest first
     pool = order[: max(top_k, SUBJECT_POOL)]
-    records = store.fetch(pool)
-    order = _by_subject_and_time(query, pool, records)[:top_k]
+    order = _by_subject_and_time(query, pool, store.contents(pool))[:top_k]
+    records = store.fetch(order)
     hits = [
         Hit(
             record=records[s],
@@ -177,19 +177,19 @@ def search(
     return hits
 
 
-def _by_subject_and_time(query: str, pool: list[int], records: dict[int, MemoryRecord]) -> list[int]:
+def _by_subject_and_time(query: str, pool: list[int], contents: dict[int, str]) -> list[int]:
     """``pool`` (best first) in three tiers, each in its own order: memories about the user (or a
     person the query names); for a query about now, those that tell of a time long past; memories
     about someone the query does not name (``subject.py``, ``timeframe.py`` say how each is read)."""
     now = timeframe.about_now(query)
 
     def tier(seq: int) -> int:
-        content = records[seq].content
+        content = contents[seq]
         if subject.about_someone_else(query, content):
             return 2
         return 1 if now and timeframe.long_past(content) else 0
 
-    return sorted((s for s in pool if s in records), key=tier)  # sorted is stable: ranks kept within a tier
+    return sorted((s for s in pool if s in contents), key=tier)  # sorted is stable: ranks kept within a tier
 
 
 def _add_relevance(
