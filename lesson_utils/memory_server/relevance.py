@@ -50,14 +50,14 @@ __all__ = [
 
 FEATURES = ("contrast", "other_person")
 #: Logistic-regression weights per feature (see the module docstring for how they were fitted).
-COEFFICIENTS = {"contrast": 8.072, "other_person": -2.728}
-INTERCEPT = -2.177
+COEFFICIENTS = {"contrast": 8.925, "other_person": -3.225}
+INTERCEPT = -2.405
 #: The embedding model the similarities came from; other models' similarities are not calibrated.
 FITTED_MODEL = "all-MiniLM-L6-v2-onnx-int8"
 #: What the constants were fitted on (the dev data; never the held-out test split).
 FITTED_ON = (
     "dev: the dev split's haystack users (load_cases('dev'): 12 users, ~590 memories each, 206 questions), "
-    "hybrid top 10 per question: 2,051 hits, 154 from evidence turns; L2 1.0; wt/scorecard 0bbb064, 2026-12-01"
+    "hybrid top 10 per question: 2,051 hits, 175 from evidence turns; L2 1.0; wt/ranking (subject and time tiers), 2026-12-01"
 )
 #: How many of the user's nearest memories make a query's background.
 BACKGROUND = 30
