@@ -78,4 +78,4 @@ def person_of(content: str) -> str | None:
 def about_someone_else(query: str, content: str) -> bool:
     """True when ``content`` is a fact about a person ``query`` does not name (see the module docstring)."""
     person = person_of(content)
-    return bool(person) and not (_named(person) & _words(query))
+    return person is not None and not (_named(person) & _words(query))

@@ -1,8 +1,8 @@
 """Search ranks the user's own, current facts above the near misses a large history is full of.
 
 Each test builds a small store with one kind of near miss and fails on plain RRF ranking:
-facts about other people (subject.py), facts framed in the distant past for a question about now
-(timeframe.py), and an answer that the near misses push below the arms' old depth.
+facts about other people (subject.py) and facts framed in the distant past for a question about
+now (timeframe.py); the readers themselves are tested on single sentences.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def _top(client, query, k=5):
 
 def test_the_users_own_fact_ranks_above_other_peoples_of_the_same_kind(server):
     others = [f"The user's {rel} {n} works at {FIRMS[i % len(FIRMS)]}."
-              for i, (rel, n) in enumerate(zip(["colleague", "manager", "cousin"] * 4, NAMES))]
+              for i, (rel, n) in enumerate(zip(["colleague", "manager", "cousin"] * 4, NAMES, strict=True))]
     with _client(server, "sam", [*others, "The user works at Adatum."]) as sam:
         assert _top(sam, "Who is my employer?")[0] == "The user works at Adatum."
         # ... unless the question names that person
@@ -46,13 +46,6 @@ def test_a_question_about_now_ranks_the_current_fact_above_the_same_topic_long_a
         assert set(top) == {"The user's mother lives in Porto.", "The user's father has a flat in Riga."}
         # a question about the past keeps the past where it was
         assert _top(kim, "Which cities did I visit with my parents as a child?")[0] in past
-
-
-def test_an_answer_below_dozens_of_near_misses_still_comes_back(server):
-    others = [f"The user's {rel} {n} lives in {c}." for rel in ("colleague", "neighbour", "cousin", "friend")
-              for n, c in zip(NAMES, CITIES * 2)]
-    with _client(server, "lou", [*others, "The user's home is a flat in Tromso now."]) as lou:
-        assert "The user's home is a flat in Tromso now." in _top(lou, "Which city is my home?")
 
 
 @pytest.mark.parametrize("query, content, expected", [
