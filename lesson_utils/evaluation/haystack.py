@@ -53,7 +53,11 @@ PHATIC = ("Thanks!", "ok, got it", "great, thanks a lot!", "Good morning!", "coo
 START = date(2024, 1, 6)
 SESSION_DAYS = 8
 MONTHS = ("january february march april may june july august september october november december").split()
-_DATE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)? (" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
+_MONTH = "(" + "|".join(MONTHS) + ")"
+_DATES = (  # "3 March", "3rd of March"; "March 3", "March 3rd"
+    (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?(?: of)? " + _MONTH + r"\b", re.IGNORECASE), 1, 2),
+    (re.compile(r"\b" + _MONTH + r" (\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE), 2, 1),
+)
 
 
 @dataclass
@@ -191,11 +195,13 @@ def _place_temporal(person: _User, item: dict[str, Any]) -> None:
 
 def _session_after(person: _User, statement: str, used: set[int]) -> int:
     """The first free session dated on or after the date the statement names (any free one if none)."""
-    found = _DATE.search(statement)
     free = [s for s in range(person.sessions) if s not in used]
-    if found:
-        day = int(found.group(1))
-        month = MONTHS.index(found.group(2).lower()) + 1
+    for pattern, day_group, month_group in _DATES:
+        found = pattern.search(statement)
+        if not found:
+            continue
+        day = int(found.group(day_group))
+        month = MONTHS.index(found.group(month_group).lower()) + 1
         for year in (person.start.year, person.start.year + 1):
             try:
                 when = date(year, month, day)

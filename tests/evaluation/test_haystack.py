@@ -120,3 +120,15 @@ def test_one_user_stores_at_least_500_memories_on_a_real_local_server(cases):
     assert card.items()["min_memories_per_user"] >= 500
     assert card.items()["min_current_per_user"] >= 500
     assert card.baseline_tokens >= 10_000
+
+
+@pytest.mark.parametrize("said", ["I sat my exam on 3 March.", "I sat my exam on the 3rd of March.",
+                                  "I sat my exam on March 3rd.", "On march 3 I sat my exam."])
+def test_a_dated_event_is_told_in_the_first_session_on_or_after_its_date(said):
+    import random
+
+    from lesson_utils.evaluation.haystack import _session_after, _User
+
+    person = _User(0, 44, random.Random(0), "u")
+    session = _session_after(person, said, used=set())
+    assert person.date_of(session) >= date(2024, 3, 3) > person.date_of(session - 1)

@@ -121,3 +121,15 @@ def test_side_by_side_puts_each_cards_figures_in_its_column():
     assert table[0] == "| hybrid | dev | test |"
     assert "| recall@1 | 100% | 0% |" in table and "| full-history tokens per question | 12,000 | 11,000 |" in table
     assert "| update acc (end to end) | — | — |" in table, "a figure a card has no questions for is a dash"
+
+
+def test_a_tracked_turn_is_sent_in_a_call_of_its_own_with_its_reply():
+    from cortadel import ChatMessage
+
+    from lesson_utils.evaluation.scorecard import _chunks
+
+    said = [ChatMessage("user", "a", uuid="t0"), ChatMessage("assistant", "ok", uuid="t1"),
+            ChatMessage("user", "b", uuid="t2"), ChatMessage("assistant", "ok", uuid="t3"),
+            ChatMessage("user", "c", uuid="t4")]
+    chunks = [([m.uuid for m in run], turn) for run, turn in _chunks(said, {"t2"})]
+    assert chunks == [(["t0", "t1"], None), (["t2", "t3"], "t2"), (["t4"], None)]
