@@ -36,7 +36,7 @@ from .scorecard import QuestionResult
 __all__ = ["DEFAULT_FLOORS", "CurvePoint", "abstention_curve", "choose_floor", "curve_row", "curve_table", "plot_curve"]
 
 #: The relevance floors a curve is drawn at by default (probabilities, see ``attributes["relevance"]``).
-DEFAULT_FLOORS = (0.05, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.25, 0.3, 0.4, 0.5)
+DEFAULT_FLOORS = (0.05, 0.08, 0.1, 0.11, 0.12, 0.13, 0.14, 0.16, 0.18, 0.2, 0.25, 0.3, 0.4, 0.5)
 
 
 @dataclass(frozen=True)

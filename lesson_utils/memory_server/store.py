@@ -292,6 +292,13 @@ class MemoryStore:
         with self._lock:
             return self.rows.fetch(seqs)
 
+    def contents(self, seqs: Sequence[int]) -> dict[int, str]:
+        """The text of each of ``seqs`` (for re-ranking a candidate pool without loading whole records)."""
+        if not seqs:
+            return {}
+        with self._lock:
+            return self.rows.contents(seqs)
+
     def list_memories(
         self,
         user_id: str,

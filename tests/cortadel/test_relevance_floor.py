@@ -31,7 +31,7 @@ def hit(id: str, relevance: float | None, rrf: float | None = 0.03) -> SearchHit
 
 
 async def test_floor_keeps_relevant_hits_and_drops_the_rest_in_rank_order(memory):
-    memory.hits = [hit("sure", 0.9), hit("weak", 0.05), hit("borderline", RELEVANCE_FLOOR), hit("low", 0.1)]
+    memory.hits = [hit("sure", 0.9), hit("weak", 0.05), hit("borderline", RELEVANCE_FLOOR), hit("low", RELEVANCE_FLOOR - 0.02)]
     provider = CortadelContextProvider(client=memory, min_relevance=RELEVANCE_FLOOR)
     context, state = await recall(provider, "Where do I live?")
     assert state[INJECTED_IDS_KEY] == ["sure", "borderline"]

@@ -1,0 +1,81 @@
+"""Who a memory is about, and whether the question asks about that person.
+
+Why: a large history is full of facts about other people that read like the user's own ("The
+user's colleague Ivan works at Contoso" beside "The user works at Adatum"). To a sentence embedding
+and to BM25 they are the same topic, so a question in the first person ("Who is my employer?")
+finds ten colleagues' employers before the user's. Who the fact is about is plain in the
+distiller's own third-person form, and the question says whom it asks about, so the server can
+tell them apart without any model:
+
+* the memory's subject is a possessive chain ("The user's sister's friend Lea …", "Alex's
+  neighbour …"): the person is the *last* link's head word ("friend" — the sister's friend is not
+  the sister), skipping modifiers like "old" or "best";
+* or it is "<Name> from their/his/her …" (a member of some group);
+* a possessive followed by is/are/was/were within three words is an attribute of the user, not a
+  person ("The user's favourite food is …", "The user's sister is called …" is about the sister,
+  which the question then names).
+
+The memory is about *someone else* when it has such a person and the question names neither that
+word nor a word of the same kin group ("parents" names "mother" and "father", "siblings" names
+"sister" and "brother", and back). Search ranks such memories after those about the user
+(``search.py``) and the relevance model counts it as evidence against a hit (``relevance.py``).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["KIN_GROUPS", "about_someone_else", "person_of"]
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_POSSESSIVE = re.compile(r"^\s*(?:the user|[^\W\d_]+)['’]s\s+(.+)$", re.IGNORECASE | re.DOTALL)
+#: One more link of a possessive chain: "sister's friend Lea" -> "friend Lea".
+_LINK = re.compile(r"^((?:[^\W\d_]+\s+)?[^\W\d_]+)['’]s\s+(.+)$", re.DOTALL)
+_ATTRIBUTE = re.compile(r"^(?:[^\W_]+\s+){0,2}(?:is|are|was|were)\b", re.IGNORECASE)
+_GROUP_MEMBER = re.compile(r"^\s*([A-Z][^\W\d_]+) from (?:their|his|her)\b")
+#: Words before a possessive's head noun that do not name the person ("old schoolmate", "best friend").
+_MODIFIERS = frozenset("old best new late former younger older little big elder".split())
+#: Relation words that name each other: a question about one may be answered by a memory about another.
+KIN_GROUPS: tuple[frozenset[str], ...] = (
+    frozenset("parent parents mother father mum mom dad mam".split()),
+    frozenset("sibling siblings sister brother".split()),
+    frozenset("child children kid kids son daughter".split()),
+    frozenset("grandparent grandparents grandmother grandfather grandma grandpa granny".split()),
+    frozenset("grandchild grandchildren grandson granddaughter".split()),
+    frozenset("partner spouse wife husband".split()),
+)
+
+
+def _words(text: str) -> set[str]:
+    """Lower-case words with a trailing plural "s" also stripped ("neighbours" meets "neighbour")."""
+    words = set(_TOKEN.findall(text.casefold()))
+    return words | {w[:-1] for w in words if len(w) > 3 and w.endswith("s")}
+
+
+def _named(word: str) -> set[str]:
+    """``word`` and the kin words that name the same people."""
+    names = _words(word)
+    for group in KIN_GROUPS:
+        if names & group:
+            names |= group
+    return names
+
+
+def person_of(content: str) -> str | None:
+    """The word naming the person a memory is about ("friend", "Mia"), or None when it is the user's own fact."""
+    possessive = _POSSESSIVE.match(content)
+    if possessive is None:
+        member = _GROUP_MEMBER.match(content)
+        return member.group(1).casefold() if member else None
+    phrase = possessive.group(1)
+    while (link := _LINK.match(phrase)) is not None:  # follow the chain to its last link
+        phrase = link.group(2)
+    if _ATTRIBUTE.match(phrase):
+        return None
+    return next((w for w in _TOKEN.findall(phrase.casefold()) if w not in _MODIFIERS), None)
+
+
+def about_someone_else(query: str, content: str) -> bool:
+    """True when ``content`` is a fact about a person ``query`` does not name (see the module docstring)."""
+    person = person_of(content)
+    return person is not None and not (_named(person) & _words(query))
