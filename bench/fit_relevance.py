@@ -37,9 +37,12 @@ SEARCH_DEPTH = 10
 
 
 def dev_cases(users: int | None = None) -> list[Case]:
-    """The dev users: the dev split's haystacks (``load_cases('dev')``) where they exist, else the old dev set."""
-    load_cases = getattr(evaluation, "load_cases", None)
-    return load_cases("dev", users=users) if load_cases is not None else evaluation.load_synthetic(users=users)
+    """The dev users the constants are fitted on: the haystacks of the dev split's scorecard file
+    (``data/dev_split.json``) alone. Retrieval is what is calibrated, so the update-pair files merged
+    into dev for the decider (``dev_pairs.json`` …) are left out: adding pairs must not move the fit."""
+    from lesson_utils.evaluation.splits import SPLIT_FILES, load_split
+
+    return evaluation.load_cases(load_split([SPLIT_FILES["dev"][0]]), users=users)
 
 
 def collect(cases: list[Case], *, depth: int = SEARCH_DEPTH) -> tuple[np.ndarray, np.ndarray]:
