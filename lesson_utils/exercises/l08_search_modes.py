@@ -58,15 +58,15 @@ async def _compare(answer: Any, rng: Any) -> None:
 
     name = rng.choice(NAMES)
     user = f"exercise-{name.lower()}-{rng.randrange(10_000)}"
-    facts = [text.format(name) for pair in _PARAPHRASES for text in (pair[0], pair[3])]
+    facts = [form.format(name) for pair in _PARAPHRASES for form in (pair[0], pair[3])]
     fact_form, asked, word, keyword_form = rng.choice(_PARAPHRASES)
     fact, keyword_fact = fact_form.format(name), keyword_form.format(name)
     question = f"Quick question:\n- {asked}"  # a user's own "- " line is not a memory
     server = start_memory_server()
     try:
         async with CortadelClient(server.url, user) as sdk:
-            for text in facts:
-                await sdk.add(text, AddOptions(infer=False))
+            for seeded in facts:
+                await sdk.add(seeded, AddOptions(infer=False))
         result = await call_learner(answer, server.url, user, question, OfflineChatClient())
     finally:
         server.stop()
