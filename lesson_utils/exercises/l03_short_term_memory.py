@@ -2,8 +2,8 @@
 
 The learner writes ``build_agent(client, token_budget) -> Agent`` with whatever compaction they
 choose: a configured or composed framework strategy, a ``CompactionProvider``, a strategy of their
-own, a context provider that pins the name. The check runs two long conversations (two different
-names, so nothing can be hard-coded) on the offline lesson model and reads what the *model itself*
+own, a context provider that pins the name. The check runs two long conversations (two users on one
+agent, turn by turn in alternation) on the offline lesson model and reads what the *model itself*
 received on every turn — the client's own request log, so in-run compaction
 (``Agent(compaction_strategy=...)``), which happens below any chat middleware, is seen too.
 
@@ -11,6 +11,11 @@ Every turn must: end with the user's new message; carry the previous user messag
 memory, not none at all); stay within the budget, counted as compaction counts
 (:mod:`lesson_utils.context_budget`). On the last turn the name must still reach the model and come
 back in its answer.
+
+Each run draws (:mod:`._cases`) the budget (200–280 tokens: below the lesson's 350 and below a fixed
+window of a few turns), the two names (some of two words), how each user introduces themselves, and
+the talk in between, so a budget, a name or a pattern typed in from the lesson fails; the two users
+share one agent, so a name kept on the provider instead of in ``session.state`` reaches the wrong one.
 """
 
 from __future__ import annotations
@@ -21,10 +26,17 @@ from agent_framework import Agent
 
 from ..context_budget import DEFAULT_TOKENIZER, message_tokens
 from ..models.offline import ModelRequest, OfflineChatClient
+from ._cases import draw, with_seed
 from ._registry import Hint, call_learner, exercise
 
-TOKEN_BUDGET = 450
-NAMES = ("Ngozi", "Henrik")
+BUDGETS = range(230, 270, 10)  # drawn per run: below the lesson's 350 and below a fixed window of a few turns
+NAMES = ("Ngozi Okafor", "Henrik", "Mei Ling", "Tomás", "Aroha", "Jean-Luc", "Siobhan", "Oluwaseun",
+         "Ana Sofia", "Dmitri", "Kiri", "Baptiste", "Laila Haddad", "Yusuf")
+INTRODUCTIONS = (
+    "Hello! My name is {} and I'm new to AI agents.",
+    "Hi, call me {}. I'd like some help with a few things today.",
+    "Good morning, I'm {}, and I have a few questions for you.",
+)
 # Instructions are outside compaction's reach; a pinned fact or two is fine, a transcript is not.
 INSTRUCTION_GROWTH_ALLOWED = 60
 FILLER_TURNS = (
@@ -41,13 +53,23 @@ FILLER_TURNS = (
     "Why do leaves change colour?",
     "I prefer tea to coffee.",
     "What is a good stretch after running?",
+    "I grew up near the sea.",
+    "How do I keep basil alive indoors?",
+    "My brother is visiting next week.",
+    "What is the difference between a lake and a pond?",
+    "I'm saving up for a bicycle.",
+)
+LONG_TURNS = (  # one of these comes early, while the history grows towards the budget: room must be left for it
+    "My neighbour parks across our driveway every evening; how do I write a polite note that does not start a feud?",
+    "I'm planning a three-day coastal walk in late spring, carrying everything; what should I pack to stay light?",
+    "My grandmother is new to her tablet and gets lost between apps; how do I explain it to her over the phone?",
 )
 NAME_QUESTION = "What's my name?"
 
 
-def conversation(name: str) -> list[str]:
+def conversation(name: str, introduction: str = INTRODUCTIONS[0], fillers: tuple[str, ...] = FILLER_TURNS[:13]) -> list[str]:
     """The user's turns: the name first, a long stretch of other talk, then the question."""
-    return [f"Hello! My name is {name} and I'm new to AI agents.", *FILLER_TURNS, NAME_QUESTION]
+    return [introduction.format(name), *fillers, NAME_QUESTION]
 
 
 def _text_sent(request: ModelRequest) -> str:
@@ -71,49 +93,82 @@ def _the_turns_request(requests: list[ModelRequest], turn: str, number: int) -> 
 async def check_token_budget(build_agent: Any) -> None:
     if not callable(build_agent):
         raise Hint("pass your function itself: check(\"03.token_budget\", build_agent)")
-    for name in NAMES:
-        client = OfflineChatClient()
-        agent = await call_learner(build_agent, client, TOKEN_BUDGET, what="`build_agent`")
-        if not isinstance(agent, Agent):
-            raise Hint(f"`build_agent` returned {type(agent).__name__}; return the `Agent` you built on `client`")
-        session = agent.create_session()
-        turns = conversation(name)
-        first_instruction_tokens: int | None = None
-        reply_text = ""
-        for number, turn in enumerate(turns, start=1):
+    rng, seed = draw()
+    try:
+        await _two_conversations(build_agent, rng)
+    except Hint as hint:
+        raise Hint(with_seed(str(hint), seed)) from None
+
+
+async def _two_conversations(build_agent: Any, rng: Any) -> None:
+    """Two users on one agent, turn by turn in alternation, at a budget drawn for this run."""
+    budget = rng.choice(BUDGETS)
+    client = OfflineChatClient()
+    agent = await call_learner(build_agent, client, budget, what="`build_agent`")
+    if not isinstance(agent, Agent):
+        raise Hint(f"`build_agent` returned {type(agent).__name__}; return the `Agent` you built on `client`")
+    names = rng.sample(NAMES, 2)
+    introductions = rng.sample(INTRODUCTIONS, 2)
+    chats = []
+    for name, intro in zip(names, introductions, strict=True):
+        fillers = rng.sample(FILLER_TURNS, rng.randrange(12, 16))
+        fillers.insert(rng.randrange(1, 4), rng.choice(LONG_TURNS))
+        chats.append(conversation(name, intro, tuple(fillers)))
+    sessions = [agent.create_session(), agent.create_session()]
+    first_instruction_tokens: list[int | None] = [None, None]
+    last: list[tuple[ModelRequest, str]] = [None, None]  # type: ignore[list-item]
+    for index in range(max(len(c) for c in chats)):
+        for who, turns in enumerate(chats):
+            if index >= len(turns):
+                continue
+            turn_number = index + 1
+            turn = turns[index]
             client.requests.clear()
-            reply = await call_learner(agent.run, turn, session=session, what="`agent.run`")
+            reply = await call_learner(agent.run, turn, session=sessions[who], what="`agent.run`")
             reply_text = getattr(reply, "text", "") or ""
-            request = _the_turns_request(list(client.requests), turn, number)
+            request = _the_turns_request(list(client.requests), turn, turn_number)
             tokens = message_tokens(request.messages)
-            if tokens > TOKEN_BUDGET:
+            if tokens > budget:
                 raise Hint(
-                    f"turn {number} sent {tokens} tokens of messages, over the budget of {TOKEN_BUDGET} "
-                    "(counted with CharacterEstimatorTokenizer, as compaction counts). Compact the history, "
-                    "e.g. with TokenBudgetComposedStrategy, and leave room for the new message: a "
-                    "CompactionProvider's before_strategy compacts the loaded history only."
+                    f"with token_budget={budget}, turn {turn_number} sent {tokens} tokens of messages, over the "
+                    "budget (counted with CharacterEstimatorTokenizer, as compaction counts). Use token_budget "
+                    "(not a number of your own or a fixed window), e.g. with TokenBudgetComposedStrategy, and leave "
+                    "room for the new message: a CompactionProvider's before_strategy compacts the loaded history only."
                 )
-            if number > 1 and turns[number - 2] not in _text_sent(request):
+            if index > 0 and turns[index - 1] not in _text_sent(request):
                 raise Hint(
-                    f"turn {number} did not carry the previous message ({turns[number - 2]!r}): that is no "
+                    f"turn {turn_number} did not carry the previous message ({turns[index - 1]!r}): that is no "
                     "short-term memory at all. Keep the most recent turns and compact the older ones."
                 )
             instruction_tokens = DEFAULT_TOKENIZER.count_tokens(request.instructions)
-            if first_instruction_tokens is None:
-                first_instruction_tokens = instruction_tokens
-            elif instruction_tokens - first_instruction_tokens > INSTRUCTION_GROWTH_ALLOWED:
+            first = first_instruction_tokens[who]
+            if first is None:
+                first_instruction_tokens[who] = instruction_tokens
+            elif instruction_tokens - first > INSTRUCTION_GROWTH_ALLOWED:
                 raise Hint(
-                    f"by turn {number} the instructions grew by about {instruction_tokens - first_instruction_tokens} "
+                    f"by turn {turn_number} the instructions grew by about {instruction_tokens - first} "
                     "tokens: the budget is for the conversation, so keep history in messages where compaction "
                     "manages it (pinning a fact or two in the instructions is fine)."
                 )
-        if name not in _text_sent(request):
+            if index == len(turns) - 1:
+                last[who] = (request, reply_text)
+    for who, (request, reply_text) in enumerate(last):
+        name, other = names[who], names[1 - who]
+        sent = _text_sent(request)
+        if name not in sent and other in sent:
             raise Hint(
-                f"on the last turn the user's name ({name}, said in turn 1) no longer reached the model: a sliding "
-                "window or truncation drops the turn that stated it. Keep it: summarise older turns "
-                "(SummarizationStrategy), preserve the first user turn, or pin the name with a context provider."
+                f"asked {NAME_QUESTION!r}, {name}'s conversation was told the other user's name ({other}): keep "
+                "the name in session.state (the `state` your provider is given), not on the provider or the "
+                "module, which every conversation on the agent shares"
             )
-        if name not in reply_text:
+        if name not in sent:
+            raise Hint(
+                f"on the last turn the user's name ({name}, from {chats[who][0]!r}) no longer reached the model: "
+                "a sliding window or truncation drops the turn that stated it, and a name you typed in or a "
+                "pattern that knows one way of saying it misses it. Keep it: summarise older turns, preserve the "
+                "first user turn, or pin the name (however it was said) with a context provider."
+            )
+        if name.split()[0] not in reply_text:  # the offline model says a given name, not always the full name
             raise Hint(
                 f"the name {name} reached the model but its answer to {NAME_QUESTION!r} was {reply_text!r}: "
                 "make sure the name arrives as a statement about the user (e.g. \"The user's name is …\")."

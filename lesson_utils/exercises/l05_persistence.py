@@ -3,6 +3,10 @@
 The learner writes ``save(session, path)`` and ``resume(path, message)``. The checker chats one turn
 on the offline lesson model, calls ``save`` here, and runs ``resume`` in a *fresh interpreter*
 (:mod:`._new_process`), which has nothing but the file. Then it reads the file the child wrote back.
+
+The user is drawn per run (:mod:`._cases`). As for a returning user (lesson 06), what the agent knows
+about them is in the memory provider's slot of the saved session, not in its transcript (a small-talk
+turn), so a ``resume`` whose agent lacks ``UserMemoryProvider`` cannot answer from the history alone.
 """
 
 from __future__ import annotations
@@ -17,11 +21,13 @@ from agent_framework import Agent, AgentSession
 from ..models import OfflineChatClient
 from ..user_memory import UserMemoryProvider
 from ._new_process import freeze, run_frozen
+from ._cases import draw, with_seed
 from ._registry import Hint, call_learner, exercise
 
-_FIRST = "Hi! I'm Ingrid and I'm 38 years old."
+NAMES = ("Oksana", "Tariq", "Beatriz", "Kwame", "Sunniva", "Rafael", "Imogen", "Haruto", "Zainab", "Lorcan")
+SMALL_TALK = ("Can you help me plan my week?", "I'd like a few ideas for a rainy Sunday.",
+              "What is a good way to start learning the guitar?", "Could you suggest a quick breakfast?")
 _QUESTION = "What is my name and age?"
-_MEMORY = {"name": "Ingrid", "age": 38}
 
 
 def _two_functions(answer: Any) -> tuple[Any, Any]:
@@ -47,10 +53,25 @@ def _read_saved(path: Path, what: str) -> dict[str, Any]:
 @exercise("05.resume_from_json", title="resume from a JSON file, in a new process")
 async def check_resume_from_json(answer: Any) -> None:
     save, resume = _two_functions(answer)
+    rng, seed = draw()
+    try:
+        await _save_and_resume(save, resume, rng.choice(NAMES), rng.randrange(19, 89), rng.choice(SMALL_TALK))
+    except Hint as hint:
+        raise Hint(with_seed(str(hint), seed)) from None
+
+
+async def _save_and_resume(save: Any, resume: Any, name: str, age: int, first: str) -> None:
     frozen = freeze(resume)  # before save runs: the child gets nothing save leaves in this process
-    agent = Agent(client=OfflineChatClient(), instructions="Be friendly.", context_providers=[UserMemoryProvider()])
-    session = agent.create_session()
-    await agent.run(_FIRST, session=session)
+    memory = UserMemoryProvider()
+    agent = Agent(client=OfflineChatClient(), instructions="Be friendly.", context_providers=[memory])
+    met = agent.create_session()  # an earlier conversation, where the provider learned who the user is
+    await agent.run(f"Hi! I'm {name} and I'm {age} years old.", session=met)
+    remembered = met.state.get(memory.source_id)
+    if remembered != {"name": name, "age": age}:
+        raise RuntimeError(f"UserMemoryProvider learned {remembered!r}, expected {name!r}, {age}")
+    session = agent.create_session()  # a returning user: the memory carried over, a new transcript
+    session.state[memory.source_id] = dict(remembered)
+    await agent.run(first, session=session)
 
     with tempfile.TemporaryDirectory(prefix="exercise-05-") as folder:
         path = Path(folder) / "chat.json"
@@ -58,7 +79,7 @@ async def check_resume_from_json(answer: Any) -> None:
         state = _read_saved(path, "save").get("state")
         if not isinstance(state, dict) or not isinstance(state.get("in_memory"), dict):
             raise Hint("the saved file has no history (state['in_memory']): dump session.to_dict(), the whole session")
-        if state.get("user_memory") != _MEMORY:
+        if state.get("user_memory") != remembered:
             raise Hint("the saved file lost the provider's memory (state['user_memory']): save session.to_dict(), "
                        "not only the history — every provider's slot is part of the conversation")
 
@@ -77,8 +98,9 @@ async def check_resume_from_json(answer: Any) -> None:
         if history[-2:] != [_QUESTION, child.value]:
             raise Hint("the file does not hold the new turn: after agent.run, write the continued session back to "
                        "path with json.dump(session.to_dict(), f)")
-        if len(history) != 4 or history[0] != _FIRST:
+        if len(history) != 4 or history[0] != first:
             raise Hint("the continued history does not start with the saved turn: pass the loaded session to agent.run")
-        if "Ingrid" not in child.value or "38" not in child.value:
-            raise Hint(f"the new process answered {child.value!r:.80} without knowing the user: run the agent on "
-                       "the session loaded from the file")
+        if name not in child.value or str(age) not in child.value:
+            raise Hint(f"the new process answered {child.value!r:.80} without knowing the user, whom only the "
+                       "memory provider's slot of the saved session knows (not its transcript): build the agent "
+                       "with UserMemoryProvider() and run it on the session loaded from the file")

@@ -5,6 +5,9 @@ real ``Agent`` on the offline lesson model whose ``UserMemoryProvider`` has a so
 (so the slot must be found through ``memory.source_id``), and a first user's session with a
 conversation in it. The new user's very first question must be answered from the seeded slot; the
 first user's session must come out exactly as it went in.
+
+The source id, the users, their names and ages are drawn per run (:mod:`._cases`), and two new users
+are seeded one after the other, so a seed dict shared between sessions (module, class) is caught.
 """
 
 from __future__ import annotations
@@ -16,11 +19,11 @@ from agent_framework import Agent, AgentSession
 
 from ..models import OfflineChatClient, RequestRecorder
 from ..user_memory import UserMemoryProvider
+from ._cases import draw, with_seed
 from ._registry import Hint, call_learner, exercise
 
-_SOURCE_ID = "crm_profile"  # not the default: the slot is wherever *this* provider keeps its state
-_FIRST = "Hi, I'm Ana and I'm 31."
-_SECOND = {"name": "Ben", "age": 52}
+SOURCE_IDS = ("crm_profile", "signup_form", "account_profile", "onboarding")  # never the default "user_memory"
+NAMES = ("Chiara", "Dawit", "Elif", "Finn", "Gulnara", "Hamid", "Isla", "Jonas", "Kalani", "Leona")
 _QUESTION = "What is my name and age?"
 
 
@@ -30,15 +33,37 @@ def _snapshot(session: AgentSession) -> str:
 
 @exercise("06.seed_second_user", title="seed a session for a second user")
 async def check_seed_second_user(answer: Any) -> None:
+    rng, seed = draw()
+    try:
+        await _seed_two_new_users(answer, rng)
+    except Hint as hint:
+        raise Hint(with_seed(str(hint), seed)) from None
+
+
+async def _seed_two_new_users(answer: Any, rng: Any) -> None:
     recorder = RequestRecorder()
-    memory = UserMemoryProvider(source_id=_SOURCE_ID)
+    memory = UserMemoryProvider(source_id=rng.choice(SOURCE_IDS))
     agent = Agent(client=OfflineChatClient(), instructions="Be friendly.", context_providers=[memory],
                   middleware=[recorder])
+    first_name, *new_names = rng.sample(NAMES, 3)
     first_user = agent.create_session()
-    await agent.run(_FIRST, session=first_user)
+    await agent.run(f"Hi, I'm {first_name} and I'm {rng.randrange(18, 40)}.", session=first_user)
     before = _snapshot(first_user)
+    seeded: list[tuple[AgentSession, dict[str, Any]]] = []
+    for name in new_names:  # two sign-ups in a row: nothing one seeds may be shared with the next
+        expected = {"name": name, "age": rng.randrange(40, 90)}
+        second = await _seed_one(answer, agent, memory, recorder, first_user, first_name, before, expected)
+        seeded.append((second, expected))
+    for session, expected in seeded:
+        if session.state.get(memory.source_id) != expected:
+            raise Hint(f"seeding the next user changed {expected['name']}'s slot to "
+                       f"{session.state.get(memory.source_id)!r}: build a new dict for every user (not one dict at "
+                       "module level or on the class, shared by every session)")
 
-    second = await call_learner(answer, agent, memory, first_user, _SECOND["name"], _SECOND["age"],
+
+async def _seed_one(answer: Any, agent: Agent, memory: UserMemoryProvider, recorder: RequestRecorder,
+                    first_user: AgentSession, first_name: str, before: str, expected: dict[str, Any]) -> AgentSession:
+    second = await call_learner(answer, agent, memory, first_user, expected["name"], expected["age"],
                                 what="`seed_second_user`")
     if not isinstance(second, AgentSession):
         raise Hint(f"return the new user's session (an AgentSession); got {type(second).__name__}")
@@ -56,16 +81,18 @@ async def check_seed_second_user(answer: Any) -> None:
         found = ", ".join(repr(k) for k in second.state) or "nothing"
         raise Hint(f"nothing is seeded under this provider's source_id {memory.source_id!r} (found {found}): "
                    "use session.state[memory.source_id] = {...}")
-    if slot != _SECOND:
+    if slot != expected:
         raise Hint(f"the seeded slot is {slot!r}; the provider reads {{'name': str, 'age': int}} — here "
-                   f"{_SECOND!r}")
+                   f"{expected!r} (the name and age you were given)")
 
     reply = (await agent.run(_QUESTION, session=second)).text
     sent = recorder.last_request
-    if sent is None or "Ana" in sent.render():
+    if sent is None or first_name in sent.render():
         raise Hint("the new user's first request carried the first user's data: keep their sessions apart")
-    if "The user's name is Ben." not in sent.instructions or "Ben" not in reply or "52" not in reply:
+    if (f"The user's name is {expected['name']}." not in sent.instructions or expected["name"] not in reply
+            or str(expected["age"]) not in reply):
         raise Hint("the first question was not answered from the seeded slot; seed before the first run")
     if _snapshot(first_user) != before:
         raise Hint("running the second user's session changed the first user's: the two share a state dict; "
                    "give the new session its own dict")
+    return second

@@ -5,6 +5,11 @@ through the framework on the offline model: against a throwaway local memory ser
 three facts (stored verbatim, so what is recalled does not depend on distillation), against a
 loopback port where nothing listens, and against a client whose search is cancelled. Each
 failure mode of the lesson has its own hint.
+
+The user and the facts are drawn per run (:mod:`._cases`). Recall is checked on a later turn too;
+the de-duplication in a new session and on a second provider instance (ids kept on the provider,
+its class or the module leak there); the cap keeps the newest ids; and a failed turn (a fallback
+middleware answering with error content, as in the lesson) must not be stored.
 """
 
 from __future__ import annotations
@@ -14,13 +19,39 @@ import json
 import socket
 from typing import Any
 
-from agent_framework import Agent, ContextProvider
+from agent_framework import Agent, ChatResponse, Content, ContextProvider, Message, chat_middleware
 from cortadel import AddOptions, ConversationResult, CortadelClient, SearchResults
 
+from ._cases import draw, with_seed
 from ._registry import Hint, call_learner, exercise
 
-_FACTS = ("Sam ships on Fridays.", "Sam lives in Lisbon.", "Sam's favourite colour is teal.")
-_USER = "exercise-sam"
+NAMES = ("Priyanka", "Tobias", "Wanjiru", "Matteo", "Saoirse", "Kenji", "Fatima", "Lars")
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Saturday", "Sunday")
+CITIES = ("Cape Town", "Montevideo", "Trondheim", "Kuala Lumpur", "Hanoi", "Porto Alegre", "Edinburgh")
+COLOURS = ("burnt orange", "sea green", "lilac", "mustard yellow", "navy blue", "crimson")
+APOLOGY = "Sorry, I can't answer right now."
+
+
+def _facts(rng: Any) -> tuple[str, str, str, tuple[str, str, str]]:
+    """A user and three facts about them, drawn per run: (user id, day, city, facts)."""
+    name, day, city, colour = rng.choice(NAMES), rng.choice(DAYS), rng.choice(CITIES), rng.choice(COLOURS)
+    user = f"exercise-{name.lower()}-{rng.randrange(10_000)}"
+    return user, day, city, (f"{name} ships on {day}s.", f"{name} lives in {city}.",
+                             f"{name}'s favourite colour is {colour}.")
+
+
+@chat_middleware
+async def _model_down(context: Any, call_next: Any) -> None:
+    raise RuntimeError("the model is unavailable")
+
+
+@chat_middleware
+async def _answer_anyway(context: Any, call_next: Any) -> None:
+    """Lesson 07's fallback: a model error becomes an apology carrying the framework's error content."""
+    try:
+        await call_next()
+    except Exception as error:
+        context.result = ChatResponse(messages=[Message("assistant", [APOLOGY, Content.from_error(message=str(error))])])
 
 
 class _Recording:
@@ -83,14 +114,14 @@ async def _build(cls: type, client: Any, cap: int) -> ContextProvider:
     return provider
 
 
-def _agent(provider: ContextProvider, recorder: Any = None) -> Agent:
+def _agent(provider: ContextProvider, recorder: Any = None, middleware: tuple[Any, ...] = ()) -> Agent:
     from lesson_utils.models import OfflineChatClient
 
     return Agent(
         client=OfflineChatClient(),
         instructions="You are a helpful assistant.",
         context_providers=[provider],
-        middleware=[recorder] if recorder is not None else [],
+        middleware=[*middleware, *([recorder] if recorder is not None else [])],
     )
 
 
@@ -102,21 +133,32 @@ async def _run(agent: Agent, text: str, session: Any, what: str) -> Any:
 async def check_fix_failure_mode(answer: Any) -> None:
     if not (isinstance(answer, type) and issubclass(answer, ContextProvider)):
         raise Hint("pass your provider class itself (e.g. `SafeMemory`), a subclass of ContextProvider")
+    rng, seed = draw()
+    try:
+        await _all_cases(answer, rng)
+    except Hint as hint:
+        raise Hint(with_seed(str(hint), seed)) from None
+
+
+async def _all_cases(answer: type, rng: Any) -> None:
     from lesson_utils.memory_server import start_memory_server
     from lesson_utils.models import RequestRecorder
 
+    user, day, city, facts = _facts(rng)
     server = start_memory_server()
     try:
-        async with CortadelClient(server.url, _USER) as sdk:
-            ids = [(await sdk.add(fact, AddOptions(infer=False))).id for fact in _FACTS]
-            await _recall_store_and_dedup(answer, _Recording(sdk), RequestRecorder(), ids)
+        async with CortadelClient(server.url, user) as sdk:
+            ids = [(await sdk.add(fact, AddOptions(infer=False))).id for fact in facts]
+            await _recall_store_and_dedup(answer, _Recording(sdk), RequestRecorder(), ids, day, city)
+            await _fails_open(answer, user)
+            await _lets_cancellation_through(answer)
+            await _failed_turn_not_stored(answer, _Recording(sdk))
     finally:
         server.stop()
-    await _fails_open(answer)
-    await _lets_cancellation_through(answer)
 
 
-async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, ids: list[str]) -> None:
+async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, ids: list[str], day: str,
+                                  city: str) -> None:
     provider = await _build(cls, client, cap=2)
     agent = _agent(provider, recorder)
     session = agent.create_session()
@@ -124,9 +166,9 @@ async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, 
 
     await _run(agent, "When do I usually ship?", session, what)
     first = _injected(recorder, provider.source_id)
-    if not any("Friday" in text for text in first):
+    if not any(day in text for text in first):
         raise Hint(
-            "before_run injected no memory about shipping on Fridays: search with the turn's user text and "
+            f"before_run injected no memory about shipping on {day}s: search with the turn's user text and "
             "add the hits with context.extend_messages(self, [...])"
         )
     if not client.stored:
@@ -145,9 +187,9 @@ async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, 
         )
 
     await _run(agent, "Which day do I ship?", session, what)
-    if any("Friday" in text for text in _injected(recorder, provider.source_id)):
+    if any(day in text for text in _injected(recorder, provider.source_id)):
         raise Hint(
-            "the memory about Fridays was injected again on the second turn of the same session: keep the "
+            f"the memory about {day}s was injected again on the second turn of the same session: keep the "
             "injected ids in `state` and skip hits you have already injected"
         )
     replayed = [m.content for m in client.stored[-1]]
@@ -158,6 +200,12 @@ async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, 
         )
 
     await _run(agent, "Where do I live, and what is my favourite colour?", session, what)
+    third = _injected(recorder, provider.source_id)
+    if not any(city in text for text in third):
+        raise Hint(
+            f"on turn 3 nothing about living in {city} was injected, though it was never injected before: "
+            "search on every turn, not only a session's first"
+        )
     try:
         slot = json.dumps(session.state.get(provider.source_id, {}))
     except TypeError:
@@ -167,10 +215,38 @@ async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, 
         raise Hint("no injected memory id is kept in `state` (this provider's slot of session.state)")
     if kept > 2:
         raise Hint(f"with max_remembered=2 your state keeps {kept} ids: keep only the newest max_remembered")
+    if ids[1] not in slot:  # the city's memory, injected last
+        raise Hint("with max_remembered=2 your state dropped the id injected last and kept older ones: keep the "
+                   "newest max_remembered ids (e.g. ids[-max_remembered:]), not the first ones")
+
+    # A new conversation, on the same provider and on a second instance: nothing shown before counts there.
+    other = _agent(await _build(cls, client, cap=2), recorder)
+    for runner, label in ((agent, "a new session on the same provider"), (other, "a second provider instance")):
+        await _run(runner, "Where do I live?", runner.create_session(), what)
+        if not any(city in text for text in _injected(recorder, provider.source_id)):
+            raise Hint(
+                f"{label} was never told that the user lives in {city}, because another session had been: keep the "
+                "injected ids in session.state (the `state` you are given), not on the provider, its class or "
+                "the module"
+            )
 
 
-async def _fails_open(cls: type) -> None:
-    async with CortadelClient(_down_url(), _USER) as down:
+async def _failed_turn_not_stored(cls: type, client: _Recording) -> None:
+    provider = await _build(cls, client, cap=3)
+    agent = _agent(provider, middleware=(_answer_anyway, _model_down))
+    before = len(client.stored)
+    reply = await _run(agent, "I moved house last week.", agent.create_session(), f"{cls.__name__}'s hooks")
+    if APOLOGY not in (getattr(reply, "text", "") or ""):
+        raise RuntimeError("the fallback middleware did not answer")
+    if len(client.stored) > before:
+        raise Hint(
+            "a failed turn was stored (the model failed and a fallback answered with error content): in after_run, "
+            "store nothing when context.response is None or carries error content (c.type == \"error\")"
+        )
+
+
+async def _fails_open(cls: type, user: str) -> None:
+    async with CortadelClient(_down_url(), user) as down:
         provider = await _build(cls, down, cap=3)
         agent = _agent(provider)
         try:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from ._cases import draw, with_seed
 from ._registry import Hint, call_learner, exercise
 
 
@@ -80,13 +81,20 @@ async def check_server_down_message(answer: Any) -> None:
 
     if not callable(answer):
         raise Hint(f"pass your function `what_the_model_is_told` itself, not {type(answer).__name__}")
-    client = OfflineChatClient()
+    _rng, seed = draw()
+    try:
+        await _ask(answer, OfflineChatClient(), NO_MEMORIES, SEARCH_UNAVAILABLE)
+    except Hint as hint:
+        raise Hint(with_seed(str(hint), seed)) from None
+
+
+async def _ask(answer: Any, client: Any, no_memories: str, search_unavailable: str) -> None:
     with memory_server_that_is_down() as down:
         told = await call_learner(answer, client, down.url, what="`what_the_model_is_told`")
         tried = down.connections
     sent = _tool_results_sent(client)
     if tried == 0:
-        if told == NO_MEMORIES or NO_MEMORIES in sent:
+        if told == no_memories or no_memories in sent:
             raise Hint(
                 "that is what a *working* memory server says: build the CortadelMemoryClient on the "
                 "dead_url you were given, not on a live server"
@@ -103,10 +111,10 @@ async def check_server_down_message(answer: Any) -> None:
             f"return the text of the search_memory result the model received (a str), not "
             f"{type(told).__name__}"
         )
-    if told != SEARCH_UNAVAILABLE:
+    if told != search_unavailable:
         raise Hint(
             f"you returned {told[:80]!r}; return what the tool told the model (the function_result in "
             f"the response's messages), not the error the memory client raised"
         )
-    if SEARCH_UNAVAILABLE not in sent:
+    if search_unavailable not in sent:
         raise Hint("the model was never sent that sentence: return the result from *this* run's messages")

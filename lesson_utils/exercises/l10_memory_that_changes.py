@@ -11,17 +11,22 @@ server — not the learner's code — what happened:
 * the learner's return value must be that old memory (found again through the history), not
   the current one.
 
-The cities are drawn at random, so an answer that hard-codes Lyon and Porto does not pass.
+The cities are drawn per run (:mod:`._cases`), so an answer that hard-codes Lyon and Porto does not
+pass. Other facts of the user are superseded too, one before and one after the home fact was stored
+(a job, a favourite colour), so "any item that is not current" is not the answer; an item listed
+before the move still says ``is_current=True`` and is not accepted either.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from ._cases import draw, with_seed
 from ._registry import Hint, call_learner, exercise
 
-CITIES = ("Lyon", "Porto", "Tallinn", "Quito", "Gdansk", "Valencia", "Leipzig", "Bergen", "Kyoto", "Tucson")
+CITIES = ("Tallinn", "Quito", "Gdansk", "Valencia", "Leipzig", "Bergen", "Kyoto", "Tucson")
+JOBS = ("a baker", "a nurse", "a carpenter", "a teacher", "a pilot", "an architect")
+COLOURS = ("green", "blue", "orange", "purple", "yellow", "red")
 
 
 def _id_of(answer: Any) -> str | None:
@@ -35,19 +40,36 @@ def _id_of(answer: Any) -> str | None:
 
 @exercise("10.supersede_and_find", title="Supersede a fact, then find the old one again")
 async def check_supersede_and_find(move: Any) -> None:
+
+
+    if not callable(move):
+        raise Hint("pass your function itself: check('10.supersede_and_find', move)")
+    rng, seed = draw()
+    try:
+        await _move_and_find(move, rng)
+    except Hint as hint:
+        raise Hint(with_seed(str(hint), seed)) from None
+
+
+async def _move_and_find(move: Any, rng: Any) -> None:
     from cortadel import ChatMessage, CortadelClient, ListOptions, SearchOptions
 
     from lesson_utils.memory_server import start_memory_server
 
-    if not callable(move):
-        raise Hint("pass your function itself: check('10.supersede_and_find', move)")
-    old_city, new_city = random.sample(CITIES, 2)
+    old_city, new_city = rng.sample(CITIES, 2)
+    old_job, new_job = rng.sample(JOBS, 2)
+    old_colour, new_colour = rng.sample(COLOURS, 2)
+    user = f"learner-{rng.randrange(10_000)}"
     with start_memory_server() as server:
-        async with CortadelClient(server.url, "learner") as client:
+        async with CortadelClient(server.url, user) as client:
+            await client.add_conversation([ChatMessage("user", f"I work as {old_job}.")])
             seeded = await client.add_conversation([ChatMessage("user", f"I live in {old_city}. I like tea.")])
             old_id = next((r.id for r in seeded.results or [] if r.id and old_city in (r.memory or "")), None)
             if old_id is None:  # the check's own set-up: the server must have stored the seeded fact
                 raise RuntimeError(f"the server stored no fact for 'I live in {old_city}'")
+            await client.add_conversation([ChatMessage("user", f"I work as {new_job} now.")])
+            await client.add_conversation([ChatMessage("user", f"My favourite colour is {old_colour}.")])
+            await client.add_conversation([ChatMessage("user", f"My favourite colour is {new_colour} now.")])
             answer = await call_learner(move, client, new_city, what="`move(client, new_city)`")
 
             hits = (await client.search("Where does the user live?", SearchOptions(top_k=5))).results
@@ -67,13 +89,18 @@ async def check_supersede_and_find(move: Any) -> None:
         if returned is None:
             raise Hint("return the old memory you found (an item from client.list, or its id). "
                        "A plain list shows current memories only: pass ListOptions(include_superseded=True)")
+        if getattr(answer, "is_current", None) is True and returned == old_id:
+            raise Hint(f"you returned the fact about {old_city} as it was listed before the move (it still says "
+                       "is_current=True): find it again after the move, in the history, where it is superseded")
         if returned != old_id:
             mentioned = next((item for item in history if item.id == returned), None)
             if mentioned is not None and mentioned.is_current:
                 raise Hint("that is the current memory. In the history the old one has is_current=False: "
                            "check that field instead of relying on the order of the list")
-            raise Hint(f"that is not the superseded memory about {old_city}: list with "
-                       "ListOptions(include_superseded=True) and pick the item whose is_current is False")
+            raise Hint(f"that is not the superseded memory about {old_city} (other facts of the user were "
+                       "superseded too): list with "
+                       "ListOptions(include_superseded=True) and pick the item about where the user lives whose "
+                       "is_current is False")
         if old.superseded_by is None or all(new_city not in item.content for item in history
                                             if item.id == old.superseded_by):
             raise Hint(f"the old memory is no longer current, but not superseded by the fact about {new_city}")

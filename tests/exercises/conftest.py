@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lesson_utils.exercises import check
+from lesson_utils.exercises._cases import SEED_VARIABLE
 
 
 @pytest.fixture
@@ -20,5 +23,75 @@ def fails_with(capsys: pytest.CaptureFixture[str]) -> Callable[..., str]:
         assert out.startswith(f"\u274c {exercise_id}") and out.count("\n") == 1, out
         assert any(hint in out for hint in hints), out
         return out
+
+    return run
+
+
+# --- issue 21: every wrong answer rejected on several draws; every solution right on many -------------
+
+WRONG_ANSWERS = Path(__file__).resolve().parent / "wrong_answers"
+SEEDS_FOR_WRONG_ANSWERS = (3, 14, 159, 2653, 58979)  # at least five draws per wrong answer
+SEEDS_FOR_SOLUTIONS = tuple(range(101, 121))  # twenty draws per worked solution
+
+
+def wrong_answers_of(lesson: str) -> list[tuple[str, Any, str]]:
+    """``wrong_answers/wrong_l<lesson>.py``'s ``WRONG``: (exercise id, answer, mistake), loaded by path."""
+    path = WRONG_ANSWERS / f"wrong_l{lesson}.py"
+    spec = importlib.util.spec_from_file_location(f"wrong_answers_l{lesson}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return list(module.WRONG)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test asking for ``wrong_answer`` runs once per wrong answer of its lesson (``test_lNN_*.py``)."""
+    if "wrong_answer" not in metafunc.fixturenames:
+        return
+    lesson = Path(str(metafunc.definition.fspath)).name[len("test_l") :][:2]
+    cases = wrong_answers_of(lesson)
+    # A test module may name wrong answers its check still accepts (each with the reason): they run as strict xfails,
+    # so the day the check catches them the test says so.
+    known = getattr(metafunc.module, "STILL_PASSES", {})
+    params = [
+        pytest.param(case, id=_answer_name(case[1]),
+                     marks=[pytest.mark.xfail(strict=True, reason=known[_answer_name(case[1])])]
+                     if _answer_name(case[1]) in known else [])
+        for case in cases
+    ]
+    metafunc.parametrize("wrong_answer", params)
+
+
+def _answer_name(answer: Any) -> str:
+    if isinstance(answer, tuple):
+        return "/".join(a.__name__ for a in answer)
+    return getattr(answer, "__name__", repr(answer))
+
+
+@pytest.fixture
+def rejected_on_every_seed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Callable[..., None]:
+    """``rejected_on_every_seed(exercise_id, answer)``: ``check`` is False on every seed, each ❌ naming its seed."""
+
+    def run(exercise_id: str, answer: Any, seeds: tuple[int, ...] = SEEDS_FOR_WRONG_ANSWERS) -> None:
+        for seed in seeds:
+            monkeypatch.setenv(SEED_VARIABLE, str(seed))
+            passed = check(exercise_id, answer)
+            out = capsys.readouterr().out
+            assert passed is False, f"the wrong answer passed with {SEED_VARIABLE}={seed}: {out}"
+            assert f"seed {seed}" in out, f"the ❌ does not name its seed {seed}: {out}"
+
+    return run
+
+
+@pytest.fixture
+def passes_on_every_seed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Callable[..., None]:
+    """``passes_on_every_seed(exercise_id, answer)``: ``check`` is True on twenty draws."""
+
+    def run(exercise_id: str, answer: Any, seeds: tuple[int, ...] = SEEDS_FOR_SOLUTIONS) -> None:
+        for seed in seeds:
+            monkeypatch.setenv(SEED_VARIABLE, str(seed))
+            passed = check(exercise_id, answer)
+            out = capsys.readouterr().out
+            assert passed is True, f"the solution failed with {SEED_VARIABLE}={seed}: {out}"
 
     return run

@@ -76,3 +76,12 @@ def test_returning_the_text_instead_of_the_response_also_passes():
 )
 def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with):
     fails_with("01.send_history", answer, hint)
+
+
+def test_the_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("01.send_history", solution)
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

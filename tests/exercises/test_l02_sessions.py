@@ -73,3 +73,12 @@ def test_the_solution_passes(capsys):
 )
 def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with):
     fails_with("02.conversations", answer, hint)
+
+
+def test_the_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("02.conversations", Solution)
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

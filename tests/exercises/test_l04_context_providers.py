@@ -9,7 +9,7 @@ from agent_framework import ContextProvider, Message
 
 from lesson_utils.exercises import check
 
-CITY = re.compile(r"\bI live in ([A-Z][\w-]+)")
+CITY = re.compile(r"\bI live in ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)")  # "Cape Town" as well as "Quito"
 
 
 def _city_in(context) -> str | None:
@@ -91,7 +91,7 @@ def test_injecting_a_message_instead_of_an_instruction_also_passes():
     [
         (Stub, "fill in your CityMemory's before_run/after_run first"),
         (StoresButNeverInjects, "stored in state but never reached the model"),
-        (KeptOnTheInstance, "a second user who never named a city was told about Lisbon"),
+        (KeptOnTheInstance, "a second user who never named a city was told about"),
         (NeverStores, "the city is nowhere"),
         (NoSuperInit, "call super().__init__"),
         (Solution(), "hand in the class itself"),
@@ -100,3 +100,12 @@ def test_injecting_a_message_instead_of_an_instruction_also_passes():
 )
 def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with):
     fails_with("04.remember_city", answer, hint)
+
+
+def test_the_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("04.remember_city", Solution)
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

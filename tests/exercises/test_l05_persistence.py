@@ -119,3 +119,17 @@ def test_the_solution_passes(capsys):
 )
 def test_wrong_answers_get_their_hint(answer, hint, fails_with):
     fails_with("05.resume_from_json", answer, hint)
+
+
+# Every draw resumes in a new Python process (about 5 s each on a loaded machine).
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_the_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("05.resume_from_json", (save, resume))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

@@ -58,7 +58,7 @@ def test_the_solution_passes():
     ("answer", "hint"),
     [
         (stub, "fill in `seed_second_user` first"),
-        (under_the_default_id, "nothing is seeded under this provider's source_id 'crm_profile' (found 'user_memory')"),
+        (under_the_default_id, "(found 'user_memory'): use session.state[memory.source_id]"),
         (edit_the_first_user, "that is the first user's conversation, not a new one"),
         (share_the_first_users_state, "the first user's session changed"),
         (fork_the_first_user, "the new session carries 2 message(s) of the first user's chat"),
@@ -68,3 +68,12 @@ def test_the_solution_passes():
 )
 def test_wrong_answers_get_their_hint(answer, hint, fails_with):
     fails_with("06.seed_second_user", answer, hint)
+
+
+def test_the_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("06.seed_second_user", seed_second_user)
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

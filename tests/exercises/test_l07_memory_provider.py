@@ -39,6 +39,9 @@ class SafeMemory(ContextProvider):
         return [ChatMessage(role=m.role, content=m.text) for m in seen if m.text and not is_injected(m)]
 
     async def after_run(self, *, agent, session, context, state):
+        response = context.response
+        if response is None or any(c.type == "error" for m in response.messages for c in m.contents):
+            return  # a failed turn: nothing happened worth remembering
         try:
             await self.client.add_conversation(self.turn(context), ConversationOptions(session_id=session.session_id))
         except Exception:
@@ -88,6 +91,8 @@ class SwallowsCancellation(SafeMemory):
             pass
 
     async def after_run(self, *, agent, session, context, state):
+        if context.response is None or any(c.type == "error" for m in context.response.messages for c in m.contents):
+            return
         try:
             await self.client.add_conversation(self.turn(context), ConversationOptions(session_id=session.session_id))
         except BaseException:
@@ -124,3 +129,24 @@ def test_the_solution_passes(capsys):
 )
 def test_wrong_answers_get_their_hint(answer, hint, fails_with):
     fails_with("07.fix_failure_mode", answer, hint)
+
+
+class StoresFailedTurns(SafeMemory):
+    async def after_run(self, *, agent, session, context, state):
+        try:
+            await self.client.add_conversation(self.turn(context), ConversationOptions(session_id=session.session_id))
+        except Exception:
+            pass
+
+
+def test_a_failed_turn_must_not_be_stored(fails_with):
+    fails_with("07.fix_failure_mode", StoresFailedTurns, "a failed turn was stored")
+
+
+def test_the_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("07.fix_failure_mode", SafeMemory)
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

@@ -61,9 +61,18 @@ def test_the_solution_passes():
         (swapped, "are the two modes swapped?"),
         (hybrid_twice, "both modes recalled the same lines"),
         (text_twice, "both modes recalled the same lines"),
-        (answers_not_lines, "hybrid recalled nothing about"),
+        (answers_not_lines, "is not a memory"),
         ({"text": [], "hybrid": []}, "pass your function itself"),
     ],
 )
 def test_wrong_answers_get_their_hint(answer, hint, fails_with):
     fails_with("08.text_vs_hybrid", answer, hint)
+
+
+def test_the_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("08.text_vs_hybrid", recall_by_mode)
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

@@ -11,7 +11,7 @@ from lesson_utils.exercises import check
 async def solution(client, new_city):
     await client.add(f"I live in {new_city} now")
     history = await client.list(ListOptions(include_superseded=True))
-    return next(item for item in history.items if item.is_current is False)
+    return next(item for item in history.items if item.is_current is False and "live" in item.content)
 
 
 async def stub(client, new_city):
@@ -65,3 +65,12 @@ def test_wrong_answers_fail_with_their_hint(answer, hint, capsys):
     assert check("10.supersede_and_find", answer) is False
     out = capsys.readouterr().out
     assert out.startswith("❌ 10.supersede_and_find") and hint in out, out
+
+
+def test_the_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("10.supersede_and_find", solution)
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

@@ -91,9 +91,18 @@ def test_the_solution_passes(capsys):
         ((Raises, solution), "your on_error callback raised RuntimeError"),
         ((RaisesFirst, solution), "your on_error callback raised RuntimeError"),
         ((Counter, not_wired), "pass on_error=counter"),
-        ((Counter, read_only), "expected [2, 4, 6]"),
+        ((Counter, read_only), "each turn makes two Cortadel calls"),
         (solution, "pass both answers as a pair"),
     ],
 )
 def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with):
     fails_with("12.count_failures", answer, hint)
+
+
+def test_the_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("12.count_failures", (Counter, solution))
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

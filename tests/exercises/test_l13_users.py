@@ -79,9 +79,18 @@ def test_the_solution_passes(capsys):
         (stub, "fill in `agent_for` first"),
         (shared_provider, "memories are mixed"),
         (new_agent_every_call, "built a new Agent on the second call"),
-        (no_memory, "was not told 'Friday'"),
-        (one_agent, "the same Agent for ana and ben"),
+        (no_memory, "in a new session and was not told"),
+        (one_agent, "each user needs their own provider"),
     ],
 )
 def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with):
     fails_with("13.two_users", answer, hint)
+
+
+def test_the_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("13.two_users", solution)
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

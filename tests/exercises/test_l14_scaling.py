@@ -108,3 +108,35 @@ def test_correct_answers_pass(answer, capsys):
 )
 def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with):
     fails_with("14.safe_turn", answer, *(hint if isinstance(hint, tuple) else (hint,)))
+
+
+# Each check here starts four worker processes (about 20 s on a loaded two-core machine), so the solution runs over
+# five draws, not twenty: the draw changes only the messages and the conversation id; every check races the turns.
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_the_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("14.safe_turn", solution, seeds=(101, 102, 103, 104, 105))
+
+
+async def lock_and_versioned_save(store, agent, conversation_id, message):
+    """The solution notebook's answer: the lesson's lock for the turn, the versioned save as its guard."""
+    while True:
+        with store.lock(conversation_id):
+            loaded = store.load_versioned(conversation_id)
+            response = await agent.run(message, session=loaded.session)
+            try:
+                store.save(conversation_id, loaded.session, expected_version=loaded.version)
+            except StaleSessionError:
+                continue
+        return response.text
+
+
+def test_the_lock_with_a_versioned_save_passes():
+    assert check("14.safe_turn", lock_and_versioned_save) is True
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

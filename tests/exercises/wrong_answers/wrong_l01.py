@@ -82,6 +82,10 @@ async def question_sent_twice(agent, first, second):
     return await agent.run([*history, Message(role="user", contents=[second])])
 
 
+# Not a mistake after all: the check deliberately accepts turn 2's text as well as its response
+# (tests/exercises/test_l01_stateless.py::test_returning_the_text_instead_of_the_response_also_passes).
+NOT_WRONG = [("01.send_history", returns_text, "returns text, not the response")]
+
 WRONG = [
     ("01.send_history", hardcoded_first_question, "hard-codes the lesson's pirate question"),
     ("01.send_history", omits_first_question, "omits turn 1's question"),
@@ -89,6 +93,5 @@ WRONG = [
     ("01.send_history", reply_sent_as_user, "turn 1's reply sent with role user"),
     ("01.send_history", uses_a_session, "uses a session instead of sending the history"),
     ("01.send_history", module_level_history, "history kept in a module-level list"),
-    ("01.send_history", returns_text, "returns text, not the response"),
     ("01.send_history", question_sent_twice, "turn 1's question sent twice"),
 ]

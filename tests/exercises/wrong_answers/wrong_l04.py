@@ -170,6 +170,11 @@ class CityCachedOnInstance(ContextProvider):
                 self.city = state["city"] = found.group(1)
 
 
+# Not shown wrong by behaviour: on the offline model the reply only ever echoes the user's own city ("Got it:
+# you live in Cape Town."), so learning from it stores the same city. Reading only the user's messages is still
+# the better rule; the check cannot tell the two apart without a model that says another city.
+NOT_WRONG = [("04.remember_city", CityFromTheReply, "learns from the model's reply too")]
+
 WRONG = [
     ("04.remember_city", HardcodedLisbon, "hard-codes the example city Lisbon (flag in state)"),
     ("04.remember_city", LisbonInState, "hard-codes the example city Lisbon (in state)"),
@@ -179,5 +184,4 @@ WRONG = [
     ("04.remember_city", OneWordCity, "one-word city regex ([A-Z][a-z]+)"),
     ("04.remember_city", OverwritesWithNothing, "slot overwritten with None by a turn without a city"),
     ("04.remember_city", ReadsTheTranscript, "reads the city from the transcript, not state"),
-    ("04.remember_city", CityFromTheReply, "learns from the model's reply too"),
 ]

@@ -27,6 +27,9 @@ class _Store:
     """The after_run every answer below shares unless its mistake is there: own words only, fail open."""
 
     async def after_run(self, *, agent, session, context, state):
+        # (added when the exercise gained the failed-turn case, so each answer keeps only its own mistake)
+        if context.response is None or any(c.type == "error" for m in context.response.messages for c in m.contents):
+            return
         try:
             seen = context.get_messages(include_input=True, include_response=True)
             turn = [ChatMessage(role=m.role, content=m.text) for m in seen if m.text and not _injected(m)]
