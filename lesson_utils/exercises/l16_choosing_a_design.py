@@ -50,7 +50,7 @@ def _table(rng: random.Random, trap: str, tie_first: bool) -> tuple[list[DesignR
         _row(names[4], ability, 0.1, 1.0, rng.randint(300, 380)),  # leads on the other ability only
     ]
     if trap == "tie":
-        rows.append(_row(names[3], ability, recalls[0], budget, rows[1].per_turn(rows[1].tokens) + rng.randint(50, 300)))
+        rows.append(_row(names[3], ability, recalls[0], budget, int(rows[1].per_turn(rows[1].tokens)) + rng.randint(50, 300)))
     if trap == "none":
         budget = 0.5
     rows += [_row(r.design, other, 1.0 if r.design == names[4] else 0.2, r.per_turn(r.calls), int(r.per_turn(r.tokens)))
