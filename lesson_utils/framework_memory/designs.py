@@ -51,7 +51,7 @@ from ..models.memory_prompts import recognise
 from ..models.text import content_stems, token_count
 from .reading import record_every_call, tool_calls
 
-__all__ = ["DESIGNS", "Design", "DesignRow", "MeteredService", "cortadel_designs", "design_cases", "design_table", "evidence_in",
+__all__ = ["DESIGNS", "Design", "DesignRow", "MeteredService", "cortadel_designs", "design_cases", "design_summary", "design_table", "evidence_in",
            "framework_designs", "run_designs"]
 
 OWNER_KEY = "user_id"
@@ -215,17 +215,31 @@ def cortadel_designs(base_url: str) -> list[Design]:
             Design("Cortadel memory tools only", tools_only, service=tooled)]
 
 
-def design_cases(split: str = "test", *, users: int = 1, sessions: int | None = None) -> list[Case]:
-    """The scorecard's first ``users`` users of ``split``; with ``sessions``, each history cut to that many sessions.
+def design_cases(split: str = "test", *, users: int = 1, sessions: int | None = None,
+                 per_ability: int | None = None) -> list[Case]:
+    """The scorecard's first ``users`` users of ``split``, optionally cut down so every design can replay them quickly.
 
-    A cut keeps every session that holds a question's evidence (or a superseded turn), then sessions spread
-    evenly over the rest of the history, in their order: every design replays every turn through the model,
-    so a cut keeps a notebook or CI run short. The questions and their evidence are unchanged.
+    ``per_ability`` keeps each user's first N questions of each ability. ``sessions`` cuts each history to that
+    many sessions: every session that holds a kept question's evidence (or a superseded turn) stays, then
+    sessions spread evenly over the rest of the history, in their order. Every design replays every user turn
+    through the model, so a cut keeps a notebook or CI run short; kept questions and their evidence are unchanged.
     """
     if split not in ("dev", "test"):
         raise ValueError(f"split must be 'dev' or 'test', not {split!r}: tune on dev, report on test")
     cases = load_synthetic(users=users)  # the one place that knows where the split's users come from
+    if per_ability:
+        cases = [Case(c.user_id, c.sessions, _first_per_ability(c.questions, per_ability), c.phatic) for c in cases]
     return [_cut(case, sessions) for case in cases] if sessions else cases
+
+
+def _first_per_ability(questions: Sequence[Question], n: int) -> list[Question]:
+    seen: dict[str, int] = {}
+    kept = []
+    for question in questions:
+        seen[question.ability] = seen.get(question.ability, 0) + 1
+        if seen[question.ability] <= n:
+            kept.append(question)
+    return kept
 
 
 def _cut(case: Case, sessions: int) -> Case:
@@ -354,6 +368,22 @@ def _score(row: DesignRow, question: Question, asked: _Counter, reply: str, turn
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+
+
+def design_summary(rows: Sequence[DesignRow]) -> dict[str, DesignRow]:
+    """One row per design over all its abilities (``ability="all"``): questions, turns and costs pooled."""
+    pooled: dict[str, DesignRow] = {}
+    for row in rows:
+        total = pooled.setdefault(row.design, DesignRow(row.design, "all"))
+        total.questions += row.questions
+        total.recalled += row.recalled
+        total.abstained += row.abstained
+        total.question_ms += row.question_ms
+        total.turns += row.turns
+        total.tokens += row.tokens
+        total.calls += row.calls
+        total.writes += row.writes
+    return pooled
 
 
 _COLUMNS = ("design", "ability", "n", "recall", "abstain", "tokens/turn", "calls/turn", "writes/turn", "median ms")

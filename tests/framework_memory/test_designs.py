@@ -7,7 +7,7 @@ from agent_framework import Agent
 
 from lesson_utils.evaluation.dataset import Case, Question, Session, Turn
 from lesson_utils.framework_memory.designs import (
-    DESIGNS, Design, DesignRow, cortadel_designs, design_cases, design_table, evidence_in, framework_designs, run_designs,
+    DESIGNS, Design, DesignRow, cortadel_designs, design_cases, design_summary, design_table, evidence_in, framework_designs, run_designs,
 )
 from lesson_utils.memory_server import start_memory_server
 from lesson_utils.models import OfflineChatClient
@@ -81,3 +81,21 @@ def test_the_table_has_one_line_per_row_and_a_dash_where_a_figure_does_not_apply
     row = DesignRow("d", "abstention", questions=2, abstained=[True, False], question_ms=[3.0, 5.0], turns=4, tokens=40, calls=6)
     lines = design_table([row]).splitlines()
     assert len(lines) == 3 and lines[2].split() == ["d", "abstention", "2", "-", "0.50", "10", "1.50", "0.00", "4"]
+
+
+def test_per_ability_keeps_the_first_questions_of_each_ability_and_their_evidence() -> None:
+    full = design_cases("dev", users=2)
+    few = design_cases("dev", users=2, sessions=1, per_ability=1)
+    for whole, cut in zip(full, few, strict=True):
+        abilities = [q.ability for q in cut.questions]
+        assert len(abilities) == len(set(abilities)) == len({q.ability for q in whole.questions})
+        assert cut.questions == [next(q for q in whole.questions if q.ability == a) for a in abilities]
+
+
+def test_the_summary_pools_every_ability_of_a_design() -> None:
+    rows = [DesignRow("d", "a", 1, [True], [], [2.0], 2, 10, 2, 1), DesignRow("d", "b", 2, [False], [True], [4.0, 6.0], 2, 30, 4, 0),
+            DesignRow("e", "a", 1, [False], [], [1.0], 1, 5, 1, 0)]
+    summary = design_summary(rows)
+    d = summary["d"]
+    assert list(summary) == ["d", "e"] and d.questions == 3 and d.evidence_recall == 0.5 and d.abstention == 1.0
+    assert (d.per_turn(d.tokens), d.per_turn(d.calls), d.per_turn(d.writes), d.median_ms) == (10.0, 1.5, 0.25, 4.0)
