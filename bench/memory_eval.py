@@ -1,17 +1,21 @@
 """The memory scorecard: recall, knowledge updates, abstention, tokens and latency per ability and mode.
 
-    python bench/memory_eval.py                          # the shipped synthetic dataset, all 48 users
-    python bench/memory_eval.py --users 8                # the CI slice
+    python bench/memory_eval.py                          # the dev split, all users (tune on this one)
+    python bench/memory_eval.py --split test             # the test split (report this one; tune nothing on it)
+    python bench/memory_eval.py --split test --users 3   # the CI slice
+    python bench/memory_eval.py --split dev --seed 7     # fresh users drawn from the same items
     python bench/memory_eval.py --longmemeval longmemeval_s.json --limit 50
     python bench/memory_eval.py --url https://app.cortadel.ai --api-key $CORTADEL_API_KEY
     python bench/memory_eval.py --designs                # memory designs on the test split (lesson 16)
 
-Sessions are ingested with ``add_conversation`` into a fresh local memory server (or the server
-at ``--url``), then every question is one ``before_run`` of the Cortadel provider in each mode:
+A split (``lesson_utils/evaluation/data/{dev,test}_split.json``) is assembled into users with 44
+dated sessions and ~590 stored memories each (``lesson_utils/evaluation/haystack.py``). Sessions
+are ingested with ``add_conversation`` into a fresh local memory server (or the server at
+``--url``), then every question is one ``before_run`` of the Cortadel provider in each mode:
 ``text``, ``vector``, ``hybrid``, ``hybrid+gate`` (skip phatic turns), ``hybrid+floor`` (drop hits
 only one arm found) and ``hybrid+gating`` (both). See ``lesson_utils/evaluation/scorecard.py`` for
 the definitions. ``--check-floors`` exits 1 when a metric is under the floors written next to
-the dataset (``lesson_utils/evaluation/data/floors.json``).
+the data (``lesson_utils/evaluation/data/floors.json``, set on the test split's CI slice).
 """
 
 from __future__ import annotations
@@ -20,19 +24,23 @@ import argparse
 import asyncio
 import json
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from lesson_utils.evaluation import (
-    ALL_MODES, DatasetError, check_floors, load_floors, load_longmemeval, load_synthetic, run_scorecard,
+    ALL_MODES, DatasetError, check_floors, load_floors, load_longmemeval, load_split, run_scorecard,
 )
+from lesson_utils.evaluation.haystack import SEED, assemble
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", type=int, default=None, help="score only the first N users of the synthetic set")
+    parser.add_argument("--split", choices=("dev", "test"), default="dev", help="which split to score (default dev)")
+    parser.add_argument("--users", type=int, default=None, help="score only the first N users (a slice)")
+    parser.add_argument("--seed", type=int, default=SEED, help=f"draw the users with this seed (default {SEED})")
     parser.add_argument("--longmemeval", metavar="PATH", help="a LongMemEval JSON file (longmemeval_s.json, ...)")
     parser.add_argument("--limit", type=int, default=None, help="with --longmemeval: the first N questions")
     parser.add_argument("--modes", nargs="+", default=list(ALL_MODES), choices=list(ALL_MODES))
@@ -54,21 +62,23 @@ def main() -> int:
             cases = load_longmemeval(args.longmemeval, limit=args.limit)
             source = f"LongMemEval file {args.longmemeval}"
         else:
-            cases = load_synthetic(users=args.users)
-            source = "synthetic dataset" + (f" (first {args.users} users)" if args.users else "")
+            cases = assemble(load_split(args.split), seed=args.seed)[: args.users]
+            source = f"{args.split} split, seed {args.seed}" + (f" (first {args.users} users)" if args.users else "")
     except DatasetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     questions = sum(len(c.questions) for c in cases)
     print(f"{source}: {len(cases)} users, {questions} questions, modes {', '.join(args.modes)}")
     settle = args.settle if args.settle is not None else (5.0 if args.url else 0.0)
+    started = time.perf_counter()
     card = asyncio.run(run_scorecard(cases, url=args.url, api_key=args.api_key, modes=args.modes,
                                      settle_seconds=settle, progress=True))
-    print(f"ingested in {card.meta['ingest_seconds']:.1f}s\n")
+    print(f"scored in {time.perf_counter() - started:.0f}s (ingest {card.meta['ingest_seconds']:.0f}s)\n")
     print(card.table())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump({"rows": card.rows(), "modes": card.mode_summary(), "baseline_tokens": card.baseline_tokens}, handle, indent=1)
+            json.dump({"rows": card.rows(), "modes": card.mode_summary(), "items": card.items(),
+                       "baseline_tokens": card.baseline_tokens}, handle, indent=1)
     if args.check_floors:
         problems = check_floors(card, load_floors())
         for line in problems:

@@ -6,7 +6,8 @@ the answer (``evidence``); a knowledge-update question also names the turns it r
 (``superseded``). Turn uuids travel with ``add_conversation`` and come back on each distilled
 memory (``attributes.source_turn_uuids``), which is how a recalled memory is matched to evidence.
 
-* :func:`load_synthetic` reads the shipped dataset (``data/synthetic_memory_eval.json``).
+* the shipped data is two splits (:mod:`.splits`, dev and test) that :mod:`.haystack` assembles
+  into users with 40+ sessions each (:func:`~.haystack.load_cases`);
 * :func:`load_longmemeval` reads the public LongMemEval JSON (``longmemeval_s.json``,
   ``longmemeval_oracle.json``...): a list of items with ``question_id``, ``question_type``,
   ``question``, ``answer``, ``haystack_session_ids``, ``haystack_dates``, ``haystack_sessions``
@@ -21,13 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = [
-    "ABILITIES", "Case", "Question", "Session", "Turn", "DATA_DIR", "SYNTHETIC_PATH", "load_longmemeval",
+    "ABILITIES", "Case", "Question", "Session", "Tracked", "Turn", "DATA_DIR", "load_longmemeval",
     "load_synthetic", "DatasetError",
 ]
 
 ABILITIES = ("information_extraction", "multi_session", "knowledge_update", "temporal_reasoning", "abstention")
 DATA_DIR = Path(__file__).with_name("data")
-SYNTHETIC_PATH = DATA_DIR / "synthetic_memory_eval.json"
 
 #: LongMemEval's question types, mapped onto the five abilities.
 LONGMEMEVAL_TYPES = {
@@ -70,11 +70,30 @@ class Question:
 
 
 @dataclass
+class Tracked:
+    """An item whose stored memories must end up current or not (knowledge updates, keeps, withdrawals).
+
+    ``current`` and ``not_current`` are turn uuids; the scorecard ingests each such turn in its own
+    ``add_conversation`` call, so the ids it returns are that turn's memories, and reads their
+    currency back through the SDK's list (``include_superseded``). Where a turn holds several
+    facts, ``current_text`` / ``not_current_text`` pick the memory that carries the value.
+    """
+
+    item_id: str
+    kind: str                                   # "update" | "keep" | "withdrawal"
+    current: list[str] = field(default_factory=list)
+    not_current: list[str] = field(default_factory=list)
+    current_text: str | None = None
+    not_current_text: str | None = None
+
+
+@dataclass
 class Case:
     user_id: str
     sessions: list[Session]
     questions: list[Question]
     phatic: list[str] = field(default_factory=list)
+    tracked: list[Tracked] = field(default_factory=list)
 
 
 def _read_json(path: str | Path):
@@ -87,22 +106,17 @@ def _read_json(path: str | Path):
         raise DatasetError(f"{path} is not valid JSON ({exc}).") from None
 
 
-def load_synthetic(path: str | Path = SYNTHETIC_PATH, *, users: int | None = None) -> list[Case]:
-    """The shipped dataset (or the first ``users`` of it: the CI slice)."""
-    data = _read_json(path)
-    cases = []
-    for u in data["users"][:users]:
-        sessions = [
-            Session(s["session_id"], s.get("date"), [Turn(t["uuid"], t["role"], t["content"]) for t in s["turns"]])
-            for s in u["sessions"]
-        ]
-        questions = [
-            Question(q["question_id"], q["ability"], q["question"], q.get("answer"), list(q.get("evidence", [])),
-                     list(q.get("superseded", [])), q.get("superseded_answer"))
-            for q in u["questions"]
-        ]
-        cases.append(Case(u["user_id"], sessions, questions, list(u.get("phatic", []))))
-    return cases
+def load_synthetic(path: str | Path | None = None, *, users: int | None = None) -> list[Case]:
+    """The dev split's scorecard users (or the first ``users``): kept for callers of the old name.
+
+    The shipped data is now two splits (:mod:`.splits`) assembled into full haystacks
+    (:mod:`.haystack`); use :func:`lesson_utils.evaluation.load_cases` for the test split."""
+    from .haystack import load_cases
+
+    if path is not None:
+        raise DatasetError("load_synthetic no longer reads a file: use load_cases('dev' or 'test') "
+                           "or load_longmemeval(path).")
+    return load_cases("dev", users=users)
 
 
 def load_longmemeval(path: str | Path, *, limit: int | None = None) -> list[Case]:

@@ -1,41 +1,38 @@
-"""Write the shipped synthetic memory-evaluation dataset (deterministic: same file every run).
+"""Write the scorecard's DEV split (deterministic: the same file every run).
 
-    python -m lesson_utils.evaluation.make_dataset   # rewrites data/synthetic_memory_eval.json
+    python -m lesson_utils.evaluation.make_dataset   # rewrites data/dev_split.json
 
-It is LongMemEval-shaped — users with dated sessions of turns, and questions labelled with one
-of LongMemEval's five abilities and the turns that hold the answer — but small, synthetic and
-offline, so it can be scored on every commit. Every user gets one question per ability:
+The dev split is the data you look at while writing or tuning anything: its items are made here
+from phrasing families and vocabulary lists you can read below. The TEST split
+(``data/test_split.json``) was written apart from this file, by someone who had not seen the
+server's rules, and shares none of these families or lists: it is the one the scorecard reports
+and CI holds to floors, and nothing is tuned on it. Both are in the same format
+(``/work/spec``-style ``split_format``, read by :mod:`.splits`), and :mod:`.haystack` turns either
+into users with realistic histories.
 
-* information extraction: one fact stated once ("I'm allergic to shellfish" → "What am I allergic to?");
-* multi-session reasoning: the answer is spread over two sessions (a cat in one, a dog in another);
-* knowledge updates: a value stated early and changed later; the later turn is the evidence and
-  the earlier one is recorded as ``superseded``;
-* temporal reasoning: two dated events, asked which came first (both turns are evidence);
-* abstention: a question about something the user never said, often a near miss ("my
-  brother's name" when only a sister was mentioned): there is no evidence, and the right
-  recall is nothing.
+Every item is self-contained, in the user's own first-person words:
 
-Plus distractor sessions and a few phatic turns ("thanks!") that need no memory at all. The
-questions are worded differently from the statements on purpose (paraphrases), so word
-matching alone does not solve them.
+* facts (information extraction) and multi-session facts (the answer needs two sessions);
+* knowledge updates (an old value, then a new one of the same single-valued attribute, over 8
+  attributes and several phrasing families each);
+* keeps (two statements that must both stay current: many-valued things, other people);
+* withdrawals ("I no longer …", "forget that …");
+* temporal pairs (two dated events), abstention questions (never said, often a near miss);
+* follow-ups (a question, then one that only makes sense after it: "and when was that?");
+* the haystack: small talk, assistant replies and statement templates (other people's facts,
+  everyday happenings, the same topics at other times) with their vocabulary.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
-from datetime import date, timedelta
 from pathlib import Path
 
 SEED = 11
-USERS = 48
-OUT = Path(__file__).with_name("data") / "synthetic_memory_eval.json"
+OUT = Path(__file__).with_name("data") / "dev_split.json"
 
-NAMES = (
-    "Alex Priya Kenji Lisa Omar Zoe Ben Ana Sam Ivy Noah Mia Leo Ava Raj Eva Tom Uma Kai Nia Ola Finn Rosa "
-    "Ivan Lea Hugo Maya Theo Nora Yusuf Clara Diego Hana Jonas Amara Felix Sofia Mateo Lina Arjun Elif Marco "
-    "Greta Tariq Ines Paulo Keiko Dara"
-).split()
 CITIES = "Oslo Lisbon Nairobi Kyoto Lima Quebec Tunis Hanoi Perth Bergen Porto Accra Krakow Austin Seville Riga".split()
 COMPANIES = "Contoso Fabrikam Northwind Tailspin Litware Adatum Woodgrove Proseware Lamna Wingtip".split()
 JOBS = "nurse teacher welder architect pharmacist baker translator surveyor".split()
@@ -45,10 +42,15 @@ DAYS = "Mondays Tuesdays Wednesdays Thursdays Fridays Saturdays Sundays".split()
 ALLERGIES = "shellfish peanuts pollen penicillin sesame kiwi latex".split()
 SIBLING_NAMES = "Nora Mila Tessa Ruth Greta Leila Hanna Iris".split()
 FOODS = "ramen lasagne pierogi tagine laksa paella bibimbap moussaka".split()
+COLOURS = "green teal orange purple yellow navy crimson".split()
 INSTRUMENTS = "cello trumpet banjo harp oboe drums".split()
 CAT_NAMES = "Miso Tofu Pickle Mochi Olive Pepper Biscuit Juniper".split()
 DOG_NAMES = "Rex Bruno Luna Scout Ziggy Maple Otto Pip".split()
 LANGUAGES = "Spanish Japanese Swahili Polish Turkish Korean Greek Hindi".split()
+DRINKS = "tea coffee cocoa lemonade kombucha".split()
+PLANTS = "tomatoes basil chillies strawberries mint".split()
+COLLECTIONS = "postcards stamps coins maps".split()
+GAMES = "chess darts poker bridge badminton squash snooker".split()
 MONTHS = "January February March April May June July August September October November December".split()
 EVENTS = [  # (statement with {when}, short description used in the question)
     ("I bought a new camera on {when}.", "bought the camera"),
@@ -60,177 +62,346 @@ EVENTS = [  # (statement with {when}, short description used in the question)
     ("I started a pottery course on {when}.", "started the pottery course"),
     ("I passed my diving exam on {when}.", "passed the diving exam"),
 ]
-DISTRACTORS = [  # everyday statements that answer none of the questions (slots filled per user)
+
+# Knowledge updates: attribute -> (old statement, [new-statement phrasing families], question, vocabulary).
+UPDATE_FAMILIES: dict[str, tuple[str, list[tuple[str, str]], str, list[str]]] = {
+    "home": ("I live in {old}.", [
+        ("now", "I live in {new} now."),
+        ("moved, so home", "I moved to {new} last month, so that is home now."),
+        ("relocated", "We relocated to {new} over the summer."),
+    ], "Which city is my home?", CITIES),
+    "employer": ("I work at {old}.", [
+        ("new job at", "I started a new job at {new}."),
+        ("joined", "I've just joined {new} and left my old company."),
+    ], "Who is my employer?", COMPANIES),
+    "car": ("I drive a {old}.", [
+        ("sold and now drive", "I sold my {old} and now drive a {new}."),
+        ("swapped", "I swapped the {old} for a {new}."),
+    ], "What car do I have?", CARS),
+    "job": ("I work as a {old}.", [
+        ("retrained", "I retrained and now work as a {new}."),
+        ("changed career", "I changed careers: I'm a {new} now."),
+    ], "What do I do for a living?", JOBS),
+    "favourite:food": ("My favourite food is {old}.", [
+        ("these days", "These days my favourite food is {new}."),
+        ("gone off", "I've gone off {old}; {new} is my favourite food now."),
+    ], "Which dish do I like most?", FOODS),
+    "favourite:colour": ("My favourite colour is {old}.", [
+        ("now", "My favourite colour is {new} now."),
+    ], "What colour do I like best?", COLOURS),
+    "age": ("I am {old} years old.", [
+        ("turned", "I turned {new} last week."),
+    ], "How old am I?", [str(n) for n in range(24, 60)]),
+    "schedule": ("I go {sport} on {old}.", [
+        ("moved to", "I moved {sport} to {new}."),
+        ("now on", "I go {sport} on {new} now."),
+    ], "Which day is my {sport} day?", DAYS),
+}
+UPDATES_PER_ATTRIBUTE = 8
+
+# Keeps: two statements that must both stay current.
+KEEP_FAMILIES = [
+    ("many-valued: pets", "I have a cat named {a}.", "I also have a dog called {b}.", CAT_NAMES, DOG_NAMES,
+     "What are my pets called?"),
+    ("many-valued: languages", "I speak {a}.", "I'm learning {b} too.", LANGUAGES, LANGUAGES,
+     "Which languages do I know or study?"),
+    ("many-valued: likes", "I like {a}.", "I also like {b}.", DRINKS, DRINKS, "What do I like to drink?"),
+    ("many-valued: instruments", "I play the {a}.", "I've also started playing the {b}.", INSTRUMENTS, INSTRUMENTS,
+     "Which instruments do I play?"),
+    ("many-valued: plants", "I grow {a} on my balcony.", "I also grow {b} in the garden.", PLANTS, PLANTS,
+     "What do I grow?"),
+    ("many-valued: collections", "I collect {a}.", "I collect {b} as well.", COLLECTIONS, COLLECTIONS,
+     "What do I collect?"),
+    ("different people", "My sister lives in {a}.", "My best friend lives in {b}.", CITIES, CITIES,
+     "Where do my sister and my best friend live?"),
+    ("many-valued: allergies", "I'm allergic to {a}.", "I'm also allergic to {b}.", ALLERGIES, ALLERGIES,
+     "What am I allergic to?"),
+]
+KEEPS_PER_FAMILY = 7
+
+WITHDRAWAL_FAMILIES = [
+    ("I play {g} on Thursday evenings.", "I no longer play {g}."),
+    ("I play {g} with my neighbours every week.", "Forget that I play {g}."),
+]
+
+FACT_FAMILIES = [
+    ("I'm allergic to {v}.", "What am I allergic to?", ALLERGIES),
+    ("My sister is called {v}.", "What's my sister's name?", SIBLING_NAMES),
+    ("I play the {v} in a band.", "Which instrument do I play?", INSTRUMENTS),
+    ("My birthday is on {v}.", "When is my birthday?", [f"{d} {m}" for d, m in zip(range(3, 27, 2), MONTHS, strict=True)]),
+    ("My blood group is {v}.", "What's my blood type?", ["A positive", "B negative", "O positive", "AB positive"]),
+    ("I take size {v} in shoes.", "What shoe size do I wear?", [str(n) for n in range(37, 46)]),
+    ("I grew up in {v}.", "Where was I raised?", CITIES),
+    ("My dentist is Dr {v}.", "Who is my dentist?", ["Okafor", "Lindqvist", "Moreau", "Tanaka", "Rossi", "Novak"]),
+]
+FACTS_PER_FAMILY = 4
+
+MULTI_FAMILIES = [
+    (["I volunteer at the {a} on weekends.", "On Sundays I also coach {b}."], "What do I do in my spare time?",
+     ["food bank", "animal shelter", "library", "community garden"], ["junior football", "netball", "chess club"]),
+    (["My mother lives in {a}.", "My father has a flat in {b}."], "Where do my parents live?", CITIES, CITIES),
+    (["I'm reading a novel by {a}.", "I'm also halfway through a biography of {b}."],
+     "Which books am I reading at the moment?", ["Tolstoy", "Austen", "Murakami", "Achebe", "Woolf"],
+     ["Darwin", "Curie", "Lincoln", "Frida Kahlo", "Mandela"]),
+]
+# (Multi-session families share no wording with the keeps: one user can get both.)
+MULTI_PER_FAMILY = 6
+
+# Never said by the user; often a near miss of something they did say.
+ABSTENTION = [
+    ("What is my brother's name?", "My sister {p} is a vet."),
+    ("Where did I go to university?", "My sister studied law in {c}."),
+    ("What is my horse called?", "My neighbour has a horse called {p}."),
+    ("How many children do I have?", "My cousin {p} has three children."),
+    ("What is my favourite film?", "My partner's favourite film is a western."),
+    ("Which football team do I support?", "My uncle supports the team from {c}."),
+    ("What is my partner's job?", "My partner's brother is a pilot."),
+    ("What was my first pet called?", None),
+    ("When is my wedding anniversary?", "My parents married in {c}."),
+    ("Who is my favourite author?", None),
+    ("What's the name of my piano teacher?", "My friend {p} teaches the piano."),
+    ("What's my mother's maiden name?", None),
+    ("Which gym am I a member of?", "My colleague {p} goes to a gym near the station."),
+    ("What is my granddad's name?", "My grandmother is called {p}."),
+    ("Which airline do I usually fly with?", None),
+    ("What is my phone number?", None),
+]
+ABSTENTION_VARIANTS = [
+    ("What is my brother called?", "My sister {p} is a nurse."),
+    ("Which university did I attend?", None),
+    ("What's the name of my horse?", None),
+    ("Do I have any kids?", "My friend {p} has twins."),
+    ("Which film do I love most?", None),
+    ("What team do I cheer for?", None),
+    ("What does my partner do for work?", None),
+    ("What was the name of my first pet?", "My neighbour's first dog was called {p}."),
+    ("When did I get married?", None),
+    ("Which writer do I like best?", "My sister {p} writes crime novels."),
+    ("Who teaches me the piano?", None),
+    ("What was my mother's surname before she married?", None),
+    ("Which gym do I go to?", None),
+    ("What's my grandfather called?", None),
+]
+
+FOLLOW_UP_FAMILIES = [
+    ("In {m} I spent a week hiking in the {p}.", "Where did I go hiking?", "And when was that again?",
+     ["Alps", "Pyrenees", "Dolomites", "Highlands", "Tatras"]),
+    ("I went to a conference in {p} in {m}.", "Which city was my conference in?", "When did it take place?",
+     ["Vienna", "Dublin", "Helsinki", "Prague", "Milan"]),
+    ("My friend's wedding in {p} was in {m}.", "Where was my friend's wedding?", "And which month was it?",
+     ["Cork", "Ghent", "Turin", "Malaga", "Bruges"]),
+    ("I did a cooking course in {p} in {m}.", "Where did I do my cooking course?", "When was that?",
+     ["Naples", "Lyon", "Bologna", "Bilbao", "Marseille"]),
+]
+FOLLOW_UPS_PER_FAMILY = 4
+
+SMALL_TALK_FIXED = [
+    "Hi there!", "Good morning!", "Thanks, that helps a lot.", "ok, got it", "great, thanks!", "cool",
+    "see you later", "perfect, thank you", "nice!", "alright", "hello again", "sounds good",
+    "Haha, that's funny.", "Hmm, let me think about it.", "Can you say that again more simply?",
+    "That makes sense now.", "Good night!", "Thanks for your help today.", "Could you make it shorter?",
+    "Wow, I didn't know that.",
+]
+SMALL_TALK_ASKS = [
+    "Can you suggest a good way to {task}?", "What should I keep in mind if I want to {task}?",
+    "Do you have any tips on how to {task}?", "How long does it usually take to {task}?",
+    "Could you give me a checklist to {task}?", "Is it expensive to {task}?",
+]
+SMALL_TALK_TASKS = [
+    "repaint a kitchen", "clear out a garage", "build a bookshelf", "plant an apple tree", "learn to juggle",
+    "make sourdough", "write a cover letter", "clean a cast iron pan", "train for a 10k", "sleep better",
+    "fold a fitted sheet", "keep basil alive", "pack for a long flight", "choose a tent", "start journaling",
+    "fix a squeaky door", "plan a picnic", "learn chess openings", "store winter clothes", "descale a kettle",
+    "remove a wine stain", "choose a houseplant", "memorise a speech", "brew cold coffee", "sharpen a knife",
+]
+SMALL_TALK_WHYS = [
+    "Why is the sky blue?", "How do volcanoes form?", "What makes bread rise?", "How far away is the moon?",
+    "Why do cats purr?", "How do bees make honey?", "What is a black hole?", "Why do leaves change colour?",
+    "How does a rainbow form?", "What causes thunder?", "How do glaciers move?", "Why is the sea salty?",
+]
+ASSISTANT_REPLIES = [
+    "Got it.", "Noted!", "Thanks for telling me.", "Good to know.", "Sounds lovely.", "Happy to help!",
+    "That sounds like a good plan.", "Here is a short answer: start small and build from there.",
+    "Interesting! Tell me more if you like.", "I see, thanks.", "Of course.", "Good question!",
+    "Let me know if you want more detail.", "That's a nice detail.", "Sure thing.", "Glad that helped.",
+    "Take your time.", "Understood.", "Enjoy!", "That sounds fun.", "Sorry to hear that.", "Nice one!",
+]
+
+# Haystack templates: other people's facts (near misses of the user's own), everyday happenings,
+# and the same topics as the items at other times.
+PEOPLE = ["My cousin {person}", "My neighbour {person}", "My colleague {person}", "My friend {person}",
+          "My aunt {person}", "My old schoolmate {person}", "My manager {person}", "My uncle {person}",
+          "{person} from my book club", "My sister's friend {person}"]
+THEIR_FACTS = ["lives in {place}", "works at {company}", "drives a {car}", "goes {sport} on {day}",
+               "is allergic to {allergy}", "has a cat named {pet}", "speaks {language}", "plays the {instrument}",
+               "loves {dish}", "just turned {number}", "works as a {job}", "flew to {place} last week"]
+EVERYDAY = [
     "I watched a documentary about {topic}.", "I read a book about {topic} last week.",
-    "I am planning to {task}.", "I bought {item} at the market.", "I listen to {music} while cooking.",
-    "My favourite colour is {colour}.", "I keep a journal every evening.", "I grow {plant} on my balcony.",
-    "I am saving up for {item}.", "I volunteer at the library on weekends.", "I prefer {drink} over {drink2}.",
-    "I collect old {collection}.", "I fixed my bicycle chain yesterday.", "I bake bread on {day}.",
-    "My neighbour plays {music} very loudly.", "I went to a {music} concert with friends.",
-    "I want to learn more about {topic}.", "I usually wake up at {hour} o'clock.",
-    "I had {dish} for dinner yesterday.", "I think {topic} is fascinating.",
+    "I bought {item} at the market.", "I listen to {music} while cooking.", "I keep a journal every evening.",
+    "I fixed my bicycle chain yesterday.", "I bake bread on {day}.", "My neighbour plays {music} very loudly.",
+    "I went to a {music} concert with friends.", "I want to learn more about {topic}.",
+    "I usually wake up at {time}.", "I had {dish} for dinner yesterday.", "I think {topic} is fascinating.",
+    "I cleaned the windows this morning.", "I walked to the park after lunch.", "I'm saving up for {item}.",
+    "I found an old photo of {person} in a drawer.", "I spent the evening sorting my {collection}.",
+    "I tried a new recipe with {dish} today.", "I repotted my {plant} yesterday.",
 ]
-TOPICS = "volcanoes astronomy beekeeping medieval castles origami glaciers chess openings deep sea fish".split(" ")
-TASKS = ["repaint the kitchen", "clear out the garage", "build a bookshelf", "plant an apple tree", "visit a museum"]
-ITEMS = ["a new sofa", "a wool blanket", "a rice cooker", "fresh cherries", "a reading lamp", "a camping stove"]
-MUSIC = "jazz folk opera techno reggae blues".split()
-COLOURS = "green teal orange purple yellow navy".split()
-PLANTS = "tomatoes basil chillies strawberries mint".split()
-DRINKS = "tea coffee cocoa lemonade".split()
-COLLECTIONS = "postcards stamps coins maps vinyl records".split(" ")
-DISHES = "soup risotto dumplings curry omelette".split()
-ACKS = ["Got it.", "Noted!", "Thanks for telling me.", "Good to know.", "Sounds lovely."]
-PHATIC = [
-    "Thanks!", "Hi there!", "ok, got it", "great, thanks a lot!", "Good morning!", "cool", "see you later",
-    "perfect, thank you", "nice!", "alright", "hello again", "sounds good",
+OTHER_TIMES = [
+    "Years ago I spent a summer in {place}.", "As a child I visited {place} with my parents.",
+    "Back in school I was terrible at {topic}.", "When I was a student I had a summer job in {place}.",
+    "Last year I went to a {music} festival.", "A long time ago I tried {sport} once and hated it.",
+    "Ages ago I rented a {car} for a road trip.", "In my twenties I spent a winter in {place}.",
+    "Once, on a trip to {place}, I lost my passport.", "My grandparents used to live near {place}.",
 ]
+VOCAB = {
+    "person": ("Ana Ben Sam Ivy Noah Mia Leo Ava Raj Eva Tom Uma Kai Nia Finn Rosa Ivan Lea Hugo Theo "
+               "Yusuf Clara Diego Hana Jonas").split(),
+    "place": [*CITIES, *"Bristol Ghent Tromso Cusco Hobart".split()],
+    "company": COMPANIES + "Fourth Coffee|Trey Research|Humongous|Blue Yonder|Alpine Ski House".split("|"),
+    "car": CARS + "Peugeot Citroen Honda Nissan Seat Opel Dacia".split(),
+    "sport": SPORTS + "tennis golf judo karate surfing skiing kayaking hiking archery".split(),
+    "day": [*DAYS, "weekends", "weekday mornings", "Friday nights", "Sunday mornings", "Monday evenings",
+                   "Tuesday nights", "Thursday mornings", "Saturday afternoons"],
+    "allergy": ALLERGIES + "dust|mould|nuts|eggs|wheat|soy|bee stings|cats|grass".split("|"),
+    "pet": CAT_NAMES + DOG_NAMES,
+    "language": LANGUAGES + "French German Italian Dutch Finnish Arabic Czech".split(),
+    "instrument": INSTRUMENTS + "piano violin flute guitar clarinet saxophone ukulele accordion bass".split(),
+    "dish": FOODS + "soup risotto dumplings curry omelette falafel goulash".split(),
+    "number": [str(n) for n in range(30, 75, 3)],
+    "job": JOBS + "plumber dentist pilot librarian chef journalist electrician florist".split(),
+    "topic": ("volcanoes|astronomy|beekeeping|medieval castles|origami|glaciers|chess openings|deep sea fish|"
+              "ancient Rome|typography|mushrooms|railways|honey bees|the Arctic|jazz history").split("|"),
+    "item": ["a new sofa", "a wool blanket", "a rice cooker", "fresh cherries", "a reading lamp", "a camping stove",
+             "a kettle", "a rug", "a bread tin", "a tent", "a desk chair", "some candles", "a bird feeder",
+             "a picnic basket", "a flower pot"],
+    "music": "jazz folk opera techno reggae blues swing soul funk salsa tango gospel punk ska disco".split(),
+    "collection": COLLECTIONS + "badges marbles keyrings comics fossils shells records teapots thimbles tickets posters".split(),
+    "plant": PLANTS + "parsley lettuce peas beans courgettes rosemary thyme sage lavender dill".split(),
+    "time": [f"{h}:{m:02d}" for h in (5, 6, 7, 8, 9) for m in (0, 15, 30)],
+}
 
 
-def _when(day: date) -> str:
-    return f"{day.day} {MONTHS[day.month - 1]}"
+def _pairs(rng: random.Random, values: list[str], n: int) -> list[tuple[str, str]]:
+    """``n`` ordered pairs of distinct values, spread over the list."""
+    every = [p for p in itertools.permutations(values, 2)]
+    rng.shuffle(every)
+    return every[:n]
 
 
-def _user(index: int, rng: random.Random) -> dict:
-    name = NAMES[index]
-    user_id = f"eval-{index:02d}-{name.lower()}"
-    start = date(2024, 1, 8) + timedelta(days=7 * index)
-    sessions: list[list[tuple[str, str, str | None]]] = [[] for _ in range(6)]  # (role, text, tag)
+def _updates(rng: random.Random) -> list[dict]:
+    items: list[dict] = []
+    for attribute, (old_text, families, question, values) in UPDATE_FAMILIES.items():
+        for n, (old, new) in enumerate(_pairs(rng, values, UPDATES_PER_ATTRIBUTE)):
+            kind, new_text = families[n % len(families)]
+            sport = rng.choice(SPORTS)
+            if attribute == "age":
+                new = str(int(old) + 1)
+            attr = f"schedule:{sport}" if attribute == "schedule" else attribute
+            items.append({
+                "id": f"u{len(items) + 1:02d}", "attribute": attr, "kind": kind,
+                "old": old_text.format(old=old, sport=sport), "new": new_text.format(old=old, new=new, sport=sport),
+                "question": question.format(sport=sport), "answer": new, "old_answer": old,
+            })
+    return items
 
-    def say(session: int, text: str, tag: str | None = None) -> None:
-        sessions[session].append(("user", text, tag))
-        sessions[session].append(("assistant", rng.choice(ACKS), None))
 
-    say(0, f"Hi! My name is {name}.")
-    questions: list[dict] = []
+def _keeps(rng: random.Random) -> list[dict]:
+    items: list[dict] = []
+    for why, first, second, a_values, b_values, question in KEEP_FAMILIES:
+        for _ in range(KEEPS_PER_FAMILY):
+            a = rng.choice(a_values)
+            b = rng.choice([v for v in b_values if v != a])
+            items.append({"id": f"k{len(items) + 1:02d}", "why": why, "first": first.format(a=a),
+                          "second": second.format(b=b), "question": question, "answer": f"{a} and {b}"})
+    return items
 
-    # information extraction
-    kind = index % 5
-    if kind == 0:
-        allergy = rng.choice(ALLERGIES)
-        say(1, f"I'm allergic to {allergy}.", "ie")
-        questions.append(dict(ability="information_extraction", question="What am I allergic to?", answer=allergy))
-    elif kind == 1:
-        sister = rng.choice(SIBLING_NAMES)
-        say(2, f"My sister is called {sister}.", "ie")
-        questions.append(dict(ability="information_extraction", question="What's my sister's name?", answer=sister))
-    elif kind == 2:
-        food = rng.choice(FOODS)
-        say(1, f"My favourite food is {food}.", "ie")
-        questions.append(dict(ability="information_extraction", question="Which dish do I like most?", answer=food))
-    elif kind == 3:
-        instrument = rng.choice(INSTRUMENTS)
-        say(3, f"I play the {instrument} in a band.", "ie")
-        questions.append(dict(ability="information_extraction", question="Which instrument do I play?", answer=instrument))
-    else:
-        birthday = _when(date(1990, rng.randint(1, 12), rng.randint(1, 28)))
-        say(2, f"My birthday is on {birthday}.", "ie")
-        questions.append(dict(ability="information_extraction", question="When is my birthday?", answer=birthday))
 
-    # multi-session reasoning: two statements, two sessions
-    if index % 2 == 0:
-        cat, dog = rng.choice(CAT_NAMES), rng.choice(DOG_NAMES)
-        say(1, f"I have a cat named {cat}.", "ms")
-        say(4, f"I also have a dog called {dog}.", "ms")
-        questions.append(dict(ability="multi_session", question="What are my pets called?", answer=f"{cat} and {dog}"))
-    else:
-        first, second = rng.sample(LANGUAGES, 2)
-        say(0, f"I speak {first}.", "ms")
-        say(3, f"I'm learning {second} too.", "ms")
-        questions.append(dict(ability="multi_session", question="Which languages do I know or study?",
-                              answer=f"{first} and {second}"))
+def _withdrawals(rng: random.Random) -> list[dict]:
+    items: list[dict] = []
+    for n, game in enumerate(GAMES * 2):
+        fact, withdrawal = WITHDRAWAL_FAMILIES[n % len(WITHDRAWAL_FAMILIES)]
+        items.append({"id": f"w{n + 1:02d}", "fact": fact.format(g=game), "withdrawal": withdrawal.format(g=game),
+                      "question": "Which game do I play?"})
+    return items
 
-    # knowledge update: old value early, new value later
-    kind = index % 4
-    if kind == 0:
-        old, new = rng.sample(CITIES, 2)
-        say(0, f"I live in {old}.", "old")
-        say(4, rng.choice([f"I live in {new} now.", f"I moved to {new} last month, so that is home now."]), "new")
-        questions.append(dict(ability="knowledge_update", question="Which city is my home?", answer=new, old=old))
-    elif kind == 1:
-        (old, new), job = rng.sample(COMPANIES, 2), rng.choice(JOBS)
-        say(1, f"I work at {old} as a {job}.", "old")
-        say(5, f"I started a new job at {new}.", "new")
-        questions.append(dict(ability="knowledge_update", question="Who is my employer?", answer=new, old=old))
-    elif kind == 2:
-        old, new = rng.sample(CARS, 2)
-        say(1, f"I drive a {old}.", "old")
-        say(4, f"I sold my {old} and now drive a {new}.", "new")
-        questions.append(dict(ability="knowledge_update", question="What car do I have?", answer=new, old=old))
-    else:
-        sport = rng.choice(SPORTS)
-        old, new = rng.sample(DAYS, 2)
-        say(0, f"I go {sport} on {old}.", "old")
-        say(5, f"I moved {sport} to {new}.", "new")
-        questions.append(dict(ability="knowledge_update", question=f"Which day is my {sport} day?", answer=new, old=old))
 
-    # temporal reasoning: two dated events in two sessions
-    (a_text, a_short), (b_text, b_short) = rng.sample(EVENTS, 2)
-    city = rng.choice(CITIES)
-    day_a = start + timedelta(days=rng.randint(1, 20))
-    day_b = day_a + timedelta(days=rng.randint(3, 30))
-    first_is_a = rng.random() < 0.5
-    a_day, b_day = (day_a, day_b) if first_is_a else (day_b, day_a)
-    say(2, a_text.format(when=_when(a_day), city=city), "tr")
-    say(3, b_text.format(when=_when(b_day), city=city), "tr")
-    a_q, b_q = a_short.format(city=city), b_short.format(city=city)
-    questions.append(dict(ability="temporal_reasoning", question=f"Which happened first: I {a_q}, or I {b_q}?",
-                          answer=a_q if first_is_a else b_q))
+def _facts(rng: random.Random) -> list[dict]:
+    items: list[dict] = []
+    for statement, question, values in FACT_FAMILIES:
+        for value in rng.sample(values, FACTS_PER_FAMILY):
+            items.append({"id": f"f{len(items) + 1:02d}", "statement": statement.format(v=value),
+                          "question": question, "answer": value})
+    return items
 
-    # abstention: never said (often a near miss of something that was said)
-    absent = [
-        "What is my brother's name?", "Where did I go to university?", "What is my horse called?",
-        "How many children do I have?", "What is my favourite film?", "What is my blood type?",
-        "Which football team do I support?", "What is my partner's job?",
+
+def _multi(rng: random.Random) -> list[dict]:
+    items: list[dict] = []
+    for statements, question, a_values, b_values in MULTI_FAMILIES:
+        for _ in range(MULTI_PER_FAMILY):
+            a = rng.choice(a_values)
+            b = rng.choice([v for v in b_values if v != a])
+            items.append({"id": f"m{len(items) + 1:02d}", "question": question, "answer": f"{a} and {b}",
+                          "statements": [statements[0].format(a=a), statements[1].format(b=b)]})
+    return items
+
+
+def _temporal(rng: random.Random) -> list[dict]:
+    items: list[dict] = []
+    for n in range(16):
+        (a_text, a_short), (b_text, b_short) = rng.sample(EVENTS, 2)
+        city = rng.choice(CITIES)
+        month = rng.randrange(1, 11)
+        day_a, day_b = rng.randint(1, 14), rng.randint(15, 28)
+        events = [
+            {"statement": a_text.format(when=f"{day_a} {MONTHS[month - 1]}", city=city), "short": a_short.format(city=city)},
+            {"statement": b_text.format(when=f"{day_b} {MONTHS[month - 1]}", city=city), "short": b_short.format(city=city)},
+        ]
+        if n % 2:  # the later event is told first half of the time
+            events.reverse()
+        first = events[0] if n % 2 == 0 else events[1]
+        items.append({"id": f"t{n + 1:02d}", "events": events, "answer": first["short"],
+                      "question": f"Which happened first: I {events[0]['short']}, or I {events[1]['short']}?"})
+    return items
+
+
+def _abstention(rng: random.Random) -> list[dict]:
+    items: list[dict] = []
+    for question, near in ABSTENTION + ABSTENTION_VARIANTS:
+        item = {"id": f"a{len(items) + 1:02d}", "question": question}
+        if near:
+            item["near_miss"] = near.format(p=rng.choice(VOCAB["person"]), c=rng.choice(CITIES))
+        items.append(item)
+    return items
+
+
+def _follow_ups(rng: random.Random) -> list[dict]:
+    items: list[dict] = []
+    for statement, first, follow, places in FOLLOW_UP_FAMILIES:
+        for place in rng.sample(places, FOLLOW_UPS_PER_FAMILY):
+            month = rng.choice(MONTHS)
+            items.append({"id": f"r{len(items) + 1:02d}", "statement": statement.format(p=place, m=month),
+                          "first_question": first, "follow_up": follow, "answer": month})
+    return items
+
+
+def _haystack() -> dict:
+    small_talk = SMALL_TALK_FIXED + SMALL_TALK_WHYS + [
+        ask.format(task=task) for ask, task in zip(itertools.cycle(SMALL_TALK_ASKS), SMALL_TALK_TASKS * 5)
     ]
-    questions.append(dict(ability="abstention", question=absent[index % len(absent)], answer=None))
-
-    drinks = rng.sample(DRINKS, 2)
-    for template in rng.sample(DISTRACTORS, 12):  # distractors, spread over the sessions
-        say(rng.randrange(6), template.format(
-            topic=rng.choice(TOPICS), task=rng.choice(TASKS), item=rng.choice(ITEMS), music=rng.choice(MUSIC),
-            colour=rng.choice(COLOURS), plant=rng.choice(PLANTS), drink=drinks[0], drink2=drinks[1],
-            collection=rng.choice(COLLECTIONS), day=rng.choice(DAYS), hour=rng.randint(5, 9),
-            dish=rng.choice(DISHES)))
-
-    # turn ids, evidence and the dated sessions
-    out_sessions: list[dict] = []
-    by_tag: dict[str, list[str]] = {}
-    for s, turns in enumerate(sessions):
-        session_id = f"{user_id}-s{s}"
-        rows = []
-        for t, (role, text, tag) in enumerate(turns):
-            uuid = f"{session_id}-t{t}"
-            rows.append({"uuid": uuid, "role": role, "content": text})
-            if tag:
-                by_tag.setdefault(tag, []).append(uuid)
-        out_sessions.append({"session_id": session_id, "date": (start + timedelta(days=s * 6)).isoformat(), "turns": rows})
-    evidence_by_ability = {
-        "information_extraction": by_tag.get("ie", []), "multi_session": by_tag.get("ms", []),
-        "knowledge_update": by_tag.get("new", []), "temporal_reasoning": by_tag.get("tr", []), "abstention": [],
-    }
-    out_questions = []
-    for n, q in enumerate(questions):
-        item = {
-            "question_id": f"{user_id}-q{n}", "ability": q["ability"], "question": q["question"],
-            "answer": q["answer"], "evidence": evidence_by_ability[q["ability"]],
-        }
-        if q["ability"] == "knowledge_update":
-            item["superseded"] = by_tag["old"]
-            item["superseded_answer"] = q["old"]
-        out_questions.append(item)
-    return {
-        "user_id": user_id, "sessions": out_sessions, "questions": out_questions,
-        "phatic": rng.sample(PHATIC, 2),
-    }
+    templates = [f"{who} {what}." for who in PEOPLE for what in THEIR_FACTS] + EVERYDAY + OTHER_TIMES
+    return {"small_talk": list(dict.fromkeys(small_talk)), "assistant_replies": ASSISTANT_REPLIES,
+            "templates": templates, "vocab": {slot: list(dict.fromkeys(v)) for slot, v in VOCAB.items()}}
 
 
 def build() -> dict:
     rng = random.Random(SEED)
     return {
-        "name": "synthetic-memory-eval",
+        "split": "dev",
         "version": 1,
-        "about": "LongMemEval-shaped synthetic dataset written by lesson_utils/evaluation/make_dataset.py",
-        "users": [_user(i, rng) for i in range(USERS)],
+        "about": "Dev split written by lesson_utils/evaluation/make_dataset.py from its phrasing families and "
+                 "vocabulary lists (tune on this one only).",
+        "updates": _updates(rng), "keeps": _keeps(rng), "withdrawals": _withdrawals(rng), "facts": _facts(rng),
+        "multi_session": _multi(rng), "temporal": _temporal(rng), "abstention": _abstention(rng),
+        "follow_ups": _follow_ups(rng), "haystack": _haystack(),
     }
 
 
@@ -240,8 +411,8 @@ def main() -> None:
     with open(OUT, "w", encoding="utf-8") as handle:
         json.dump(data, handle, indent=1, ensure_ascii=False)
         handle.write("\n")
-    questions = sum(len(u["questions"]) for u in data["users"])
-    print(f"wrote {OUT} ({len(data['users'])} users, {questions} questions)")
+    counts = ", ".join(f"{len(v)} {k}" for k, v in data.items() if isinstance(v, list))
+    print(f"wrote {OUT} ({counts})")
 
 
 if __name__ == "__main__":

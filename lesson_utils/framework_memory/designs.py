@@ -46,7 +46,8 @@ from agent_framework import (
 )
 
 from ..cortadel import CortadelContextProvider, CortadelMemoryClient, create_memory_tools
-from ..evaluation.dataset import Case, Question, load_synthetic
+from ..evaluation.dataset import Case, Question
+from ..evaluation.haystack import load_cases
 from ..models.memory_prompts import recognise
 from ..models.text import content_stems, token_count
 from .reading import record_every_call, tool_calls
@@ -217,7 +218,7 @@ def cortadel_designs(base_url: str) -> list[Design]:
 
 def design_cases(split: str = "test", *, users: int = 1, sessions: int | None = None,
                  per_ability: int | None = None) -> list[Case]:
-    """The scorecard's first ``users`` users of ``split``, optionally cut down so every design can replay them quickly.
+    """The scorecard's first ``users`` users of ``split`` (44 sessions each), optionally cut so every design can replay them.
 
     ``per_ability`` keeps each user's first N questions of each ability. ``sessions`` cuts each history to that
     many sessions: every session that holds a kept question's evidence (or a superseded turn) stays, then
@@ -226,7 +227,7 @@ def design_cases(split: str = "test", *, users: int = 1, sessions: int | None = 
     """
     if split not in ("dev", "test"):
         raise ValueError(f"split must be 'dev' or 'test', not {split!r}: tune on dev, report on test")
-    cases = load_synthetic(users=users)  # the one place that knows where the split's users come from
+    cases = load_cases(split, users=users)  # the one place that knows where the split's users come from
     if per_ability:
         cases = [Case(c.user_id, c.sessions, _first_per_ability(c.questions, per_ability), c.phatic) for c in cases]
     return [_cut(case, sessions) for case in cases] if sessions else cases

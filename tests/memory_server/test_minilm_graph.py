@@ -14,11 +14,11 @@ import pytest
 
 from lesson_utils.memory_server import embeddings, minilm_graph
 
-DATA = Path(__file__).parents[2] / "lesson_utils" / "evaluation" / "data" / "synthetic_memory_eval.json"
+DATA = Path(__file__).parents[2] / "lesson_utils" / "evaluation" / "data" / "dev_split.json"
 
 
 def _texts() -> list[str]:
-    """A few hundred distinct sentences from the shipped scorecard set, and some odd ones."""
+    """A few hundred distinct sentences from the scorecard's dev split, and some odd ones."""
     texts = list(dict.fromkeys(_strings(json.loads(DATA.read_text(encoding="utf-8")))))
     texts = [t for t in texts if 3 <= len(t.split()) <= 40][:300]
     return [*texts, "x", "", "Hi!", "word " * 300]  # one token, nothing, punctuation, truncated at 256
