@@ -50,12 +50,13 @@ def main() -> int:
                         help="seconds to wait between ingesting and asking (default 0 locally, 5 with --url)")
     parser.add_argument("--check-floors", action="store_true", help="exit 1 if a metric is under its floor")
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
-    parser.add_argument("--designs", action="store_true",
-                        help="run memory designs instead (lesson 16): test split, --users default 2, --sessions default 12")
-    parser.add_argument("--sessions", type=int, default=12, help="with --designs: cut each history to N sessions (0: all)")
+    parser.add_argument("--designs", action="store_true", help="run memory designs instead (lesson 16): the test "
+                        "split, default --users 2 --per-ability 1 --sessions 6 (minutes on 2 cores)")
+    parser.add_argument("--sessions", type=int, default=6, help="with --designs: cut each history to N sessions (0: all)")
+    parser.add_argument("--per-ability", type=int, default=1, help="with --designs: each user's first N questions per ability (0: all)")
     args = parser.parse_args()
     if args.designs:
-        return run_designs_bench(args.users or 2, args.sessions or None)
+        return run_designs_bench(args.users or 2, args.sessions or None, args.per_ability or None)
 
     try:
         if args.longmemeval:
@@ -88,7 +89,7 @@ def main() -> int:
     return 0
 
 
-def run_designs_bench(users: int, sessions: int | None) -> int:
+def run_designs_bench(users: int, sessions: int | None, per_ability: int | None) -> int:
     """Every design through the test split's first ``users`` users on the offline lesson model; one table."""
     import tempfile
     import time
@@ -99,9 +100,10 @@ def run_designs_bench(users: int, sessions: int | None) -> int:
     from lesson_utils.models import OfflineChatClient
 
     warnings.filterwarnings("ignore", category=FutureWarning)  # the framework's experimental-API notices
-    cases = design_cases("test", users=users, sessions=sessions)
+    cases = design_cases("test", users=users, sessions=sessions, per_ability=per_ability)
     turns = sum(1 for case in cases for session in case.sessions for turn in session.turns if turn.role == "user")
-    print(f"test split, first {users} users, {sessions or 'all'} sessions each: {turns} user turns, "
+    print(f"test split, first {users} users, {per_ability or 'all'} questions per ability, {sessions or 'all'} sessions "
+          f"(at least those holding the evidence): {turns} user turns, "
           f"{sum(len(c.questions) for c in cases)} questions; offline lesson model (tools only: its rule-based policy)")
 
     async def run() -> list:

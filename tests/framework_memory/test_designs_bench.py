@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_designs_bench_prints_a_row_per_design_and_ability_on_one_user():
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "memory_eval.py"), "--designs", "--users", "1", "--sessions", "4"],
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "memory_eval.py"), "--designs", "--users", "1", "--sessions", "4", "--per-ability", "1"],
                           capture_output=True, text=True, timeout=400, cwd=ROOT, encoding="utf-8")
     assert done.returncode == 0, done.stderr
     rows = [line.split("  ")[0] for line in done.stdout.splitlines()[3:] if line and not line.startswith("ran in")]
