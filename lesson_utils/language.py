@@ -83,10 +83,17 @@ _EXPLICIT_NAME = re.compile(
     rf"(?:\bmy\s+name\s+is|\bmy\s+name{_APOS}s|\bthe\s+name{_APOS}s|{_I_AM}\s+(?:called|named))\s+{_NAME}",
     re.IGNORECASE,
 )
-# Implicit phrasings: only a capitalised word counts ("I'm Alex", not "I'm tired").
+# Implicit phrasings: only a capitalised word counts ("I'm Alex", not "I'm tired"). A name asked
+# for politely counts too ("could you call me Kim", "I'd rather you called me Kit", "I'd like to be
+# called Ash", "would you mind calling me Teddy"); "I'd prefer Kate" only with "please", "from now on"
+# or "instead" after it ("I'd prefer Earl Grey" alone is a tea).
+_I_WOULD = rf"\bi(?:{_APOS}d|\s+would)"
 _IMPLICIT_NAME = re.compile(
     rf"(?P<neg>\b(?:don{_APOS}?t|do\s+not|never|please\s+don{_APOS}?t)\s+)?"
-    rf"(?:{_I_AM}|\b(?:you\s+can\s+|please\s+|just\s+)?call\s+me|\bi\s+go\s+by)\s+{_NAME}",
+    rf"(?:{_I_AM}|\b(?:you\s+can\s+|please\s+|just\s+)?call\s+me|\b(?:everyone|everybody|people|friends)\s+calls?\s+me|\b(?:i|to)\s+go\s+by"
+    rf"|\b(?:rather|prefer(?:\s+it\s+if)?|like|want)\s+you\s+(?:to\s+)?call(?:ed)?\s+me|\bmind\s+calling\s+me"
+    rf"|\bto\s+be\s+(?:called|addressed\s+as)|{_I_WOULD}\s+(?:prefer|rather|like)\s+(?={_WORD}(?:\s+{_WORD})?"
+    rf"\s*,?\s*(?:please|from\s+now\s+on|instead)\b))\s*{_NAME}",
     re.IGNORECASE,
 )
 
@@ -123,7 +130,8 @@ def extract_name(text: str) -> str | None:
     """The name the speaker gives for themselves in ``text``, or ``None``.
 
     Understands "My name is X", "my name's X", "the name's X", "I'm called X", "I'm X", "I am X",
-    "call me X" and "I go by X"; after "I'm"/"call me" only a capitalised word counts, so
+    "call me X", "I go by X", and a name asked for politely ("could you call me X", "I'd rather you
+    called me X", "I'd prefer X, please"); after "I'm"/"call me" only a capitalised word counts, so
     "I'm tired" is no name. The last statement wins ("I'm Alexandra, call me Alex" -> "Alex").
     """
     found: list[tuple[int, str]] = []

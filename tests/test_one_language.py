@@ -34,6 +34,11 @@ STATEMENTS: list[tuple[str, str | None, int | None]] = [
     ("Call me Siobhán.", "Siobhán", None),
     ("I'm Alexandra, but please call me Alex.", "Alex", None),
     ("Don't call me Bob.", None, None),
+    # a name asked for politely
+    ("I'd prefer Kim, please.", "Kim", None),
+    ("Could you call me Kim from now on?", "Kim", None),
+    ("I'd rather you called me Kit from now on.", "Kit", None),
+    ("I'd prefer Earl Grey.", None, None),  # a tea: no "please", "from now on" or "instead"
     # "I'm …" is a name only when it is capitalised and not a word like "tired"
     ("I'm tired", None, None),
     ("I'm Canadian.", None, None),

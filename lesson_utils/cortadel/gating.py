@@ -3,16 +3,28 @@
 The seed's provider searches on every turn and injects whatever comes back. That costs one search
 on the request path for "thanks!" and puts weak hits in front of the model when the user asks
 about something it was never told — the model then answers from a near-miss instead of saying
-"I don't know". Three options, all off by default so the seed's behaviour is unchanged:
+"I don't know". Four options, all off by default so the seed's behaviour is unchanged:
 
 * ``gate=True`` — skip the search for a turn that cannot need memory. The rule is general, not a
   list of phrases: a turn is *phatic* when every word in it is a greeting, thanks, an
   acknowledgement, a farewell or filler ("hi", "thanks a lot!", "ok cool", "got it 👍"). One
   content word ("thanks, and where do I live?") and the turn is searched.
-* ``min_score`` — a relevance floor on the fused (RRF) score. With reciprocal rank fusion a hit's
-  score is ``Σ 1/(60 + rank)`` over the arms that found it, so in hybrid mode a score above
-  ``1/61`` (:data:`ONE_ARM_MAX`) can only come from *both* arms — the words matched *and* the
-  meaning was close. :data:`BOTH_ARMS_FLOOR` is that floor; hits below it are dropped.
+* ``min_relevance`` — a floor on each hit's ``attributes["relevance"]``: the probability that the
+  hit is evidence for the turn, which the local memory server computes and calibrates on dev data
+  (``lesson_utils/memory_server/relevance.py``). It separates "nothing the user said is about
+  this" from "the best of nothing" — which ranks cannot. :data:`RELEVANCE_FLOOR` is the default
+  chosen from the dev trade-off curve (``python bench/abstention_curve.py --split dev``). A server
+  that fills no ``relevance`` (a real Cortadel may not; the local server leaves it out in text
+  mode) gets today's rule instead for those hits — the ``min_score`` floor, or
+  :data:`BOTH_ARMS_FLOOR` when none is given — and the policy logs that once.
+* ``min_score`` — a floor on the fused ``rrf_score``. On the *local* server a hit's score is plain
+  reciprocal rank fusion, ``Σ 1/(60 + rank)`` over the arms that found it, so in hybrid mode a
+  score above ``1/61`` (:data:`ONE_ARM_MAX`) can only come from *both* arms — the words matched
+  *and* the meaning was close. :data:`BOTH_ARMS_FLOOR` is that floor; hits below it are dropped.
+  That reading is the local server's: the Cortadel SDK documents a real server's ``rrf_score`` as
+  "RRF, sqrt-normalized", so there the same number is not a both-arms test (read ``text_rank`` and
+  ``vector_rank`` instead, or measure a floor on your own data). The floor is blunt: on the dev
+  scorecard it lifts abstention but drops multi-session evidence only one arm found.
 * ``token_budget`` — the contract's ``token_budget``: stop adding hits once their contents would
   exceed the budget (about 4 characters per token, the contract's own estimate). The Python SDK's
   ``SearchOptions`` has no field for it, so the provider applies the same rule to the results.
@@ -20,22 +32,32 @@ about something it was never told — the model then answers from a near-miss in
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from cortadel import SearchHit
 
 __all__ = [
-    "BOTH_ARMS_FLOOR", "ONE_ARM_MAX", "RRF_K", "RecallPolicy", "estimate_tokens", "is_phatic", "select_hits",
+    "BOTH_ARMS_FLOOR", "ONE_ARM_MAX", "RELEVANCE_FLOOR", "RRF_K", "RecallPolicy", "estimate_tokens", "is_phatic",
+    "relevance_of", "select_hits",
 ]
+
+logger = logging.getLogger(__name__)
 
 RRF_K = 60
 """The fusion constant Cortadel (and the local server) use: a rank-r hit scores 1/(RRF_K + r)."""
 ONE_ARM_MAX = 1.0 / (RRF_K + 1)
 """The best score a hit found by one arm alone can have (rank 1 in that arm)."""
 BOTH_ARMS_FLOOR = ONE_ARM_MAX + 1e-9
-"""A floor that keeps only hits both arms found (hybrid mode). Drops everything in text or vector mode."""
+"""A floor that keeps only hits both arms found (hybrid mode, the local server's plain RRF). Drops
+everything in text or vector mode."""
+RELEVANCE_FLOOR = 0.12
+"""The default ``min_relevance``, chosen on the dev split's haystacks (~590 memories per user): the most
+abstention (63%) that keeps 95% of the no-floor recall@5 (``bench/abstention_curve.py --split dev``).
+On a small store (a lesson's handful of memories) the same floor drops little: it fails open."""
 
 # Words that carry no request for information. Grouped by what they do, so the rule reads as one.
 _GREETINGS = "hi hello hey hiya heya yo howdy greetings morning afternoon evening good day gm".split()
@@ -67,13 +89,36 @@ def estimate_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4)) if text else 0
 
 
-def select_hits(hits: Sequence[SearchHit], *, min_score: float | None, token_budget: int | None) -> list[SearchHit]:
-    """Hits that clear the relevance floor, in rank order, until the token budget is spent."""
+def relevance_of(hit: SearchHit) -> float | None:
+    """The hit's ``attributes["relevance"]`` as a number, or None when the server sent none."""
+    value = (hit.attributes or {}).get("relevance")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def select_hits(
+    hits: Sequence[SearchHit],
+    *,
+    min_score: float | None,
+    token_budget: int | None,
+    min_relevance: float | None = None,
+) -> list[SearchHit]:
+    """Hits that clear the relevance floor, in rank order, until the token budget is spent.
+
+    With ``min_relevance`` a hit is judged by its ``relevance`` attribute; one without it by the
+    ``rrf_score`` floor (``min_score``, or :data:`BOTH_ARMS_FLOOR` when that is None)."""
     kept: list[SearchHit] = []
     used = 0
+    fallback = min_score if min_score is not None else BOTH_ARMS_FLOOR
     for hit in hits:
-        if min_score is not None and (hit.rrf_score is None or hit.rrf_score < min_score):
-            continue
+        relevance = relevance_of(hit) if min_relevance is not None else None
+        if min_relevance is not None and relevance is not None:
+            if relevance < min_relevance:
+                continue
+        elif min_relevance is not None or min_score is not None:
+            if hit.rrf_score is None or hit.rrf_score < fallback:
+                continue
         if token_budget is not None:
             cost = estimate_tokens(hit.gist or hit.content or "")
             if used + cost > token_budget:
@@ -83,24 +128,38 @@ def select_hits(hits: Sequence[SearchHit], *, min_score: float | None, token_bud
     return kept
 
 
-class RecallPolicy:
-    """The provider's gate, floor and budget in one object (validated once, at construction)."""
+def _probability(name: str, value: Any, what: str) -> float | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1):
+        raise ValueError(f"{name} must be None or a number from 0 to 1 ({what}), got {value!r}.")
+    return None if value is None else float(value)
 
-    def __init__(self, *, gate: bool = False, min_score: float | None = None, token_budget: int | None = None) -> None:
-        if min_score is not None and (
-            isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or not 0 <= min_score <= 1
-        ):
-            raise ValueError(f"min_score must be None or a number from 0 to 1 (an RRF score), got {min_score!r}.")
+
+class RecallPolicy:
+    """The provider's gate, floors and budget in one object (validated once, at construction)."""
+
+    def __init__(
+        self,
+        *,
+        gate: bool = False,
+        min_score: float | None = None,
+        token_budget: int | None = None,
+        min_relevance: float | None = None,
+    ) -> None:
+        self.min_score = _probability("min_score", min_score, "an RRF score, e.g. BOTH_ARMS_FLOOR")
+        self.min_relevance = _probability(
+            "min_relevance", min_relevance, "a probability from attributes['relevance'], e.g. RELEVANCE_FLOOR"
+        )
         if token_budget is not None and (
             isinstance(token_budget, bool) or not isinstance(token_budget, int) or token_budget < 1
         ):
             raise ValueError(f"token_budget must be None or an integer >= 1, got {token_budget!r}.")
         self.gate = bool(gate)
-        self.min_score = None if min_score is None else float(min_score)
         self.token_budget = token_budget
         #: Turns the gate let through / skipped since this policy was built (the scorecard reads them).
         self.searched = 0
         self.skipped = 0
+        #: Searches whose hits came without ``attributes["relevance"]`` (judged by the rrf floor instead).
+        self.fell_back = 0
 
     def should_search(self, query: str) -> bool:
         if self.gate and is_phatic(query):
@@ -110,6 +169,17 @@ class RecallPolicy:
         return True
 
     def select(self, hits: Sequence[SearchHit]) -> list[SearchHit]:
-        if self.min_score is None and self.token_budget is None:
+        if self.min_score is None and self.token_budget is None and self.min_relevance is None:
             return list(hits)
-        return select_hits(hits, min_score=self.min_score, token_budget=self.token_budget)
+        if self.min_relevance is not None and any(relevance_of(h) is None for h in hits):
+            if not self.fell_back:
+                floor = self.min_score if self.min_score is not None else BOTH_ARMS_FLOOR
+                logger.warning(
+                    "The memory server sent search hits without attributes['relevance']; min_relevance "
+                    "judges those by the rrf_score floor instead (min_score=%.4f). Logged once per provider.",
+                    floor,
+                )
+            self.fell_back += 1
+        return select_hits(
+            hits, min_score=self.min_score, token_budget=self.token_budget, min_relevance=self.min_relevance
+        )

@@ -86,9 +86,11 @@ class CortadelContextProvider(ContextProvider):
         is_agent_memory, tags, project: forwarded with every stored turn.
         include_memory_tools: also hand ``search_memory`` / ``add_memories`` to each run.
         raise_on_error, on_error, logger: failure handling, shared with the tools.
-        gate, min_score, token_budget: recall gating and abstention (off by default; see
-            :mod:`~lesson_utils.cortadel.gating`): skip the search for phatic turns, drop hits
-            under a fused-score floor, cap the recalled tokens.
+        gate, min_relevance, min_score, token_budget: recall gating and abstention (off by
+            default; see :mod:`~lesson_utils.cortadel.gating`): skip the search for phatic turns,
+            drop hits whose ``attributes["relevance"]`` is under a probability floor (e.g.
+            ``RELEVANCE_FLOOR``; hits without it are judged by the fused-score floor, logged once),
+            drop hits under a fused-score floor, cap the recalled tokens.
     """
 
     def __init__(
@@ -122,6 +124,7 @@ class CortadelContextProvider(ContextProvider):
         gate: bool = False,
         min_score: float | None = None,
         token_budget: int | None = None,
+        min_relevance: float | None = None,
     ) -> None:
         if not isinstance(source_id, str) or not source_id.strip():
             raise ValueError("source_id must be a non-blank string.")
@@ -142,7 +145,9 @@ class CortadelContextProvider(ContextProvider):
             raise TypeError("context_prompt must be a string.")
         if tags is not None and (isinstance(tags, str) or not all(isinstance(t, str) for t in tags)):
             raise ValueError("tags must be a sequence of strings (e.g. ['work']), not a single string.")
-        recall_policy = RecallPolicy(gate=gate, min_score=min_score, token_budget=token_budget)  # validates
+        recall_policy = RecallPolicy(  # validates
+            gate=gate, min_score=min_score, token_budget=token_budget, min_relevance=min_relevance
+        )
 
         if client is not None:
             if base_url is not None or user_id is not None or api_key is not None or timeout is not None:

@@ -104,14 +104,15 @@ def load_split(
     hashes = recorded_hashes(floors_path)
     items: dict[str, list[dict[str, Any]]] = {kind: [] for kind in ITEM_KINDS}
     haystack: dict[str, Any] = {"small_talk": [], "assistant_replies": [], "templates": [], "vocab": {}}
-    for path in paths:
+    for n, path in enumerate(paths):
         data = _read(path, hashes)
         name = name or str(data.get("split", ""))
         for kind in ITEM_KINDS:
             value = data.get(kind, [])
             if not isinstance(value, list):
                 raise DatasetError(f"{path.name}: {kind!r} must be a list of items, got {type(value).__name__}.")
-            items[kind].extend(value)
+            # Files merged into the first keep their own id space: "dev_pairs:u01" beside dev_split's "u01".
+            items[kind].extend(value if n == 0 else [_namespaced(item, path.stem) for item in value])
         hay = data.get("haystack", {})
         for key in ("small_talk", "assistant_replies", "templates"):
             haystack[key].extend(hay.get(key, []))
@@ -120,6 +121,11 @@ def load_split(
     split = Split(name, items, haystack, paths)
     _validate(split, {**MINIMUMS, **(minimums or {})})
     return split
+
+
+def _namespaced(item: Any, stem: str) -> Any:
+    """``item`` with its id prefixed by the file it came from (a non-dict is left for validation to name)."""
+    return {**item, "id": f"{stem}:{item['id']}"} if isinstance(item, dict) and "id" in item else item
 
 
 def _read(path: Path, hashes: dict[str, str]) -> dict[str, Any]:

@@ -12,8 +12,9 @@ From a shell: ``python -m lesson_utils.memory_server --db memories.sqlite3``.
 
 What differs from a real Cortadel server, honestly:
 
-* Facts are distilled from conversations by rules (``distill.py``), not by a model: plain
-  first-person statements become third-person facts; anything subtler is missed.
+* Facts are distilled from conversations by rules (``distill.py``): plain first-person statements
+  become third-person facts; anything subtler is missed. (The SDK and the contract do not say how a
+  real Cortadel distils.)
 * ``rerank="cross_encoder"`` is accepted, but there is no cross-encoder: the fused candidates are
   re-sorted by embedding cosine similarity and each hit says ``attributes["rerank"] == "cosine"``.
 * ``expand_query``, ``include_faded`` and ``include_session_arm`` are accepted and have nothing
@@ -21,38 +22,39 @@ What differs from a real Cortadel server, honestly:
 * Above 20,000 memories per user the vector arm is approximate (an IVF index), and a BM25 query
   whose every term is very common ranks only that term's newest matches — see ``vectors.py`` and ``fulltext.py``.
 
-Knowledge updates (``slots.py`` decides, ``store.py`` applies, one transaction per write).
-Memories are versions: a superseded or withdrawn memory stays stored with ``is_current=false``,
-``invalid_at`` and (if superseded) ``superseded_by``; search and list return current memories
-only, list takes ``include_superseded=true`` and ``as_of=<ISO time>`` (what was current then).
+Knowledge updates (``updates.py`` is the one seam that decides, ``store.py`` applies, one transaction
+per write). Memories are versions: a superseded or withdrawn memory stays stored with ``is_current=false``,
+``invalid_at`` and (if superseded) ``superseded_by``; the local server's search and list return current memories only, list
+takes ``include_superseded=true`` and ``as_of=<ISO time>`` (what was current then).
 
-What the rules catch, for facts about the user:
+What the offline decider (``meaning.py``) catches, for facts about the user:
 
-* a new value in a single-valued slot supersedes the old one — where they live ("lives in",
-  "is based in", "moved/relocated to", "my home/city is"), their name ("my name is", "goes by"),
-  employer ("works at/for", "employed by", "joined"), job ("works as", "my job is", "is a
-  <job noun>"), and preferences ("prefers X", "favourite <topic> is X", per topic);
-* a near-duplicate with one value swapped ("ships on Fridays" → "on Thursdays", "41 years old" → "42 years old")
-  when the swapped words look like a value (number, day, month, time of day, proper name) and
-  the verb is not a many-valued one (likes, has, speaks, plays, visited, …);
+* a new value of a single-valued attribute supersedes the old one — home, name, age, employer, job, partner,
+  car, a favourite of one kind, the time of one activity — read by meaning (the fact's embedding against
+  labelled examples), so "our new place is in Aarhus", "turned 28 yesterday" or "mustard yellow has become
+  my favourite colour" count, whatever the wording;
+* a departure replaces what was left, whatever its attribute ("sold my Corolla and bought a Tesla", "quit
+  the bakery and signed on with a brewery", "moved out of Leeds");
 * a fact and its negation ("likes tea" ⇄ "does not like tea"): the newer wins;
-* "Forget that …" and "no longer / not … any more / stopped / quit" withdraw the matching
-  current fact (``INVALIDATE``, nothing stored). A "Forget that …" that matches nothing is
-  ``NONE``; an "I no longer …" that matches nothing is stored as a fact of its own;
-* the same slot and value said again is a duplicate (``SKIP_DUPLICATE``).
+* "Forget that …" and "no longer / not … any more / stopped / quit" withdraw the matching current fact
+  (``INVALIDATE``, nothing stored). A "Forget that …" that matches nothing is ``NONE``; an "I no longer …"
+  that matches nothing is stored as a fact of its own;
+* the same value said again is a duplicate (``SKIP_DUPLICATE``);
+* many-valued facts (likes, pets, languages, friends …), favourites of different kinds, "also …", and facts
+  about other people ("my brother lives in Oslo") replace nothing.
 
-What a real Cortadel (a model's verdict on each candidate pair) catches beyond them: a change
-said indirectly ("we finally got the keys to the flat in Porto"); slots the rules do not know
-(relationship status, a pet's new name, "my manager is now Sam"); facts about other people
-("my sister moved to Oslo" updates the sister, not the user); partial overlaps ("I work from
-home on Mondays now" narrowing "I work from home"); many-valued verbs used exclusively ("I
-only speak French now"); values outside the keyword lists ("prefers oolong" vs "prefers
-sencha" are two topics here); "forget everything about my old job" (a topic, not a fact);
-and a requested deletion of an entity across facts. The rules also never resurrect the older
-fact when the newer one is deleted.
+What it misses, and what a decider that asks a model can catch (how a real Cortadel decides is not
+documented): attributes without labelled examples (a pet's new name, "my manager is now Sam"); a change
+told only as a story ("after ten years at the bank I took an offer from an insurer"); sentences whose
+embedding lands on a near miss ("works in Bergen" read as a home); partial overlaps ("I work from home on
+Mondays now"); many-valued verbs used exclusively ("I only speak French now"); "forget everything about my
+old job" (a topic, not a fact); and a requested deletion of an entity across facts. It also never
+resurrects the older fact when the newer one is deleted. ``start_memory_server(update_decider="model")``
+asks a configured model for the verdicts instead — an option of this local server for comparison, not a
+claim about how Cortadel decides.
 
 The server is the package's ``server`` extra (``extra.py``). The names below are looked up lazily
-(PEP 562), so importing a part that needs no web server (``distill``, ``slots``, ``classify``)
+(PEP 562), so importing a part that needs no web server (``distill``, ``updates``, ``classify``)
 loads neither uvicorn nor FastAPI nor the embedding runtime, and a missing extra is one
 ``ServerExtraMissing`` line that names the fix, raised only when a server is asked for.
 """

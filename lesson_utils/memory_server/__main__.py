@@ -52,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="use an OpenAI-compatible /v1/embeddings endpoint instead of the built-in model, "
                              "e.g. http://localhost:11434/v1 (key from LESSON_EMBEDDINGS_API_KEY)")
     parser.add_argument("--embeddings-model", default=None, help="model name for --embeddings-url")
+    parser.add_argument("--update-decider", default="meaning", choices=["meaning", "model"],
+                        help="who decides that a new fact replaces an old one: the offline meaning decider "
+                             "(default) or the model configured for the lessons (LOCAL_MODEL_BASE_URL, ...), "
+                             "falling back to the offline one on any error")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -67,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     db = args.db if args.db is not None else str(default_db_path())
     keys = ApiKeys(dict(args.api_key))  # a bad key table fails here, before the database is opened
-    service = build_service(None if db == ":memory:" else db, embedder=embedder)
+    service = build_service(None if db == ":memory:" else db, embedder=embedder, update_decider=args.update_decider)
     try:
         sock = bind_socket(args.host, args.port)
     except OSError as exc:

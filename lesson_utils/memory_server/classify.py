@@ -1,6 +1,6 @@
 """Rule-based enrichment of a memory: its cognitive type, coarse categories and a one-line gist.
 
-Cortadel asks a model for these; offline we use word rules that are right for the plain,
+The contract carries these fields; how a real Cortadel fills them is not documented. Offline we use word rules that are right for the plain,
 atomic facts the lessons store. ``memory_type`` follows Cortadel's three types:
 episodic (something that happened at a time), procedural (how to do something, standing
 instructions) and semantic (a stable fact or preference — the default).

@@ -1,7 +1,7 @@
 """Rule-based distillation of a conversation turn into atomic, self-contained facts.
 
-Cortadel asks a model to do this; the local server does it offline with rules that work for
-plain conversational English. What it keeps and how it rewrites:
+The local server does this offline, with rules that work for plain conversational English (the SDK
+and the contract say only that a real Cortadel distils a conversation into atomic facts, not how). What it keeps and how it rewrites:
 
 * Only the user's own statements about themselves become facts (the assistant's words are never
   taken as facts about the user — that is also what keeps an assistant's hallucination or an
@@ -88,7 +88,11 @@ _FORGET = re.compile(
     r"what I (?:said|told you) about\s+|(?:everything |all )?about\s+)?(?P<rest>.+)$",
     re.IGNORECASE,
 )
-_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|our|ours)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
+#: A chat sentence with no subject starts with a past-tense verb: "Quit the mill and signed on with a brewery."
+_SUBJECTLESS = re.compile(r"^(?:[A-Z][a-z]{2,}ed|Quit|Left|Sold|Got|Had|Took|Became|Bought|Went|Began|Made|Found|Swapped|Traded|Split|Broke|Gave|Turned|Upgraded)\b(?!\s+(?:is|are|was|were)\b)")
+#: A question that asks the assistant to use a name ("Could you call me Kim from now on?").
+_POLITE_ASK = re.compile(r"^(?:please\s+)?(?:could|can|would|will)\s+you\b", re.IGNORECASE)
 _SECOND_PERSON_START = re.compile(r"^(?:you|your|always|never)\b", re.IGNORECASE)
 
 _CONTRACTIONS = (
@@ -104,13 +108,13 @@ _CONTRACTIONS = (
 _ADVERBS = (
     "usually always often never sometimes really also just still rarely generally mostly normally "
     "typically only currently actually definitely absolutely totally seriously honestly mainly "
-    "occasionally frequently seldom recently now already even"
+    "occasionally frequently seldom recently now already even finally eventually"
 ).split()
 _ADVERB_RE = "|".join([*_ADVERBS, "no longer"])
 _UNCHANGED_VERBS = frozenset(
     """can could will would should must might may shall had did was used cannot ought went got made took
     came saw bought met left began grew ate drank ran wrote said told felt knew thought found gave lost won
-    paid sold sent spent built taught caught brought kept slept drove flew rode chose became broke fell
+    paid quit sold sent spent built taught caught brought kept slept drove flew rode chose became broke fell
     forgot sang swam wore became heard understood stood sat held led meant""".split()
 )
 _IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "be": "is", "are": "is", "were": "was"}
@@ -131,7 +135,7 @@ def _third_person(verb: str) -> str:
 
 def _sentences(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
-    parts = re.split(r"(?<=[.!?])\s+|\n+|;\s*", text)
+    parts = re.split(r"(?<=[.!?])\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)", text)
     clauses: list[str] = []
     for part in parts:
         # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
@@ -180,8 +184,11 @@ def _rewrite_first_person(clause: str, subject: str) -> str:
         verb = {"am": "are", "was": "were"}.get(verb.lower(), verb)
         return f"they{adverbs} {verb}"
 
-    clause = re.sub(rf"\bI((?:\s+(?:{_ADVERB_RE}))*)\s+([A-Za-z]+)", subject_verb, clause)
-    clause = re.sub(r"^(?:my|our)\b", possessive, clause, flags=re.IGNORECASE)
+    clause = re.sub(rf"\b(?:I|^[Ww]e)((?:\s+(?:{_ADVERB_RE}))*)\s+([A-Za-z]+)", subject_verb, clause)
+    if first:  # no "I" subject: the first "my" is the subject's ("Since May my home is in Graz")
+        clause = re.sub(r"^(?:my|our)\b", possessive, clause, flags=re.IGNORECASE)
+        mid = possessive if subject != "The user" else "the user's"
+        clause = re.sub(r"\b(?:my|our)\b", mid, clause, count=1, flags=re.IGNORECASE)
     replacements = {"my": "their", "mine": "theirs", "myself": "themselves", "me": "them",
                     "our": "their", "ours": "theirs", "us": "them", "we": "they", "I": "they"}
     clause = re.sub(r"\b(my|mine|myself|me|our|ours|us|we|I)\b", lambda m: replacements[m.group(1)]
@@ -258,7 +265,12 @@ def distill(
         for sentence in _sentences(turn.content):
             clause = _clean(sentence)
             if clause is None:
+                asked = extract_name(sentence) if _POLITE_ASK.match(_LEADING_NOISE.sub("", sentence)) else None
+                if asked:  # "Could you call me Kim from now on?"
+                    keep(f"The user's name is {asked}.", turn, name=asked)
                 continue
+            if _SUBJECTLESS.match(clause):
+                clause = "I " + clause[0].lower() + clause[1:]
             withdrawn = _FORGET.match(clause)
             if withdrawn:
                 keep(_finish(_rewrite_first_person(withdrawn.group("rest"), subject)), turn, forget=True)

@@ -31,7 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from . import slots
 
 logger = logging.getLogger(__name__)
 
@@ -126,7 +125,7 @@ class NewMemory:
     session_id: str | None = None
     attributes: dict[str, Any] = field(default_factory=dict)
     infer: bool = True
-    #: The single-valued slot the fact fills (``slots.read``); filled in by the store when None.
+    #: The single-valued attribute the fact fills (the update decider's ``attribute``), or None.
     slot: str | None = None
 
 
@@ -184,8 +183,8 @@ class MemoryRows:
     def _migrate(self) -> None:
         """Version 1 → 2: add the versioning columns; every existing memory stays current.
 
-        Existing rows get their slot read from their text, so a fact stored before the upgrade
-        is still superseded by a later contradicting one."""
+        Existing rows get no slot (an attribute needs the decider); a later contradicting fact
+        still finds them among its nearest vector neighbours."""
         have = {r[1] for r in self.db.execute("PRAGMA table_info(memories)")}
         missing = [(name, kind) for name, kind in _V2_COLUMNS if name not in have]
         if not missing:
@@ -194,14 +193,12 @@ class MemoryRows:
         try:
             for name, kind in missing:
                 self.db.execute(f"ALTER TABLE memories ADD COLUMN {name} {kind}")
-            rows = self.db.execute("SELECT seq, content FROM memories").fetchall()
-            self.db.executemany("UPDATE memories SET slot = ? WHERE seq = ?",
-                                [(slots.slot_of(content), seq) for seq, content in rows])
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
-        logger.info("Upgraded the memory store to schema version %d (%d memories)", SCHEMA_VERSION, len(rows))
+        count = self.db.execute("SELECT count(*) FROM memories").fetchone()[0]
+        logger.info("Upgraded the memory store to schema version %d (%d memories)", SCHEMA_VERSION, count)
 
     def close(self) -> None:
         try:

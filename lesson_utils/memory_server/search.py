@@ -8,6 +8,10 @@ calibration between the two. ``text_rank`` / ``vector_rank`` report each arm's 1
 ``rerank="cross_encoder"`` is accepted for compatibility, but the local server has no
 cross-encoder: it re-sorts the fused candidates by the embedding cosine similarity itself (a
 bi-encoder) and marks each hit's ``attributes["rerank"]`` as ``"cosine"`` to say so.
+
+In the hybrid and vector modes each hit also gets ``relevance``: the calibrated probability that
+it is evidence for the query (``relevance.py``), which the service sends as
+``attributes["relevance"]`` so a client can tell "nothing relevant" from "the best of nothing".
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import relevance as relevance_mod
 from .embeddings import Embedder
 from .store import MemoryRecord, MemoryStore
 
@@ -86,6 +91,10 @@ class Hit:
     text_rank: int | None
     vector_rank: int | None
     similarity: float | None
+    #: P(evidence) from ``relevance.py``; None in text mode or for an embedder it was not fitted for.
+    relevance: float | None = None
+    #: The features ``relevance`` was computed from (``relevance.FEATURES``), for refitting.
+    features: tuple[float, ...] | None = None
 
 
 def search(
@@ -105,6 +114,8 @@ def search(
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
     depth = max(top_k * 3, 30)
+    qvec: np.ndarray | None = None
+    arm: list[tuple[int, float]] = []
     text_ranks: dict[int, int] = {}
     vector_ranks: dict[int, int] = {}
     similarity: dict[int, float] = {}
@@ -117,7 +128,8 @@ def search(
     if pending is not None:  # the hybrid and vector modes
         qvec = pending.result()
         rank = 0
-        for seq, sim in store.vector_search(user_id, qvec, depth, memory_type=memory_type, session_id=session_id):
+        arm = store.vector_search(user_id, qvec, depth, memory_type=memory_type, session_id=session_id)
+        for seq, sim in arm:
             similarity[seq] = sim
             if sim < min_similarity:
                 break
@@ -137,7 +149,7 @@ def search(
         order = sorted(fused, key=lambda s: (-fused[s], -s))  # ties: newest first
     order = order[:top_k]
     records = store.fetch(order)
-    return [
+    hits = [
         Hit(
             record=records[s],
             rrf_score=float(fused[s]),
@@ -148,3 +160,20 @@ def search(
         for s in order
         if s in records
     ]
+    if qvec is not None and mode != "text" and getattr(embedder, "model", None) == relevance_mod.FITTED_MODEL:
+        _add_relevance(store, user_id, query, qvec, relevance_mod.background([sim for _, sim in arm]), hits)
+    return hits
+
+
+def _add_relevance(
+    store: MemoryStore, user_id: str, query: str, qvec: np.ndarray, background: float, hits: list[Hit]
+) -> None:
+    """Fill each hit's ``features`` and ``relevance`` (and a similarity the vector arm did not reach)."""
+    missing = {h.record.seq: h for h in hits if h.similarity is None}
+    if missing:
+        for seq, vec in store.vectors_for(user_id, list(missing)).items():
+            missing[seq].similarity = float(np.dot(vec, qvec))
+    for h in hits:
+        if h.similarity is not None:
+            h.features = relevance_mod.hit_features(h.similarity, background, query, h.record.content)
+            h.relevance = relevance_mod.probability(h.features)

@@ -23,6 +23,7 @@ from .auth import ApiKeys
 from .embeddings import Embedder, default_embedder
 from .service import MemoryService
 from .store import MemoryStore
+from .updates import UpdateDecider, make_decider
 
 logger = logging.getLogger(__name__)
 
@@ -36,10 +37,18 @@ def default_db_path() -> Path:
     return platformdirs.user_data_path("lesson-utils", appauthor=False) / "memory-server.sqlite3"
 
 
-def build_service(db_path: str | os.PathLike | None, *, embedder: Embedder | None = None) -> MemoryService:
-    """Open the store (re-embedding rows written by another embedder) and wire the service."""
+def build_service(
+    db_path: str | os.PathLike | None, *, embedder: Embedder | None = None,
+    update_decider: str | UpdateDecider = "meaning",
+) -> MemoryService:
+    """Open the store (re-embedding rows written by another embedder) and wire the service.
+
+    ``update_decider`` is who decides knowledge updates (``updates.py``): ``"meaning"`` (offline,
+    the default), ``"model"`` (the lessons' configured model, falling back to the offline one), or
+    an :class:`~lesson_utils.memory_server.updates.UpdateDecider` of your own."""
     embedder = embedder if embedder is not None else default_embedder()
-    store = MemoryStore(db_path, embedding_model=embedder.model, dim=embedder.dim)
+    decider = make_decider(update_decider, embedder.embed, key=embedder.model)
+    store = MemoryStore(db_path, embedding_model=embedder.model, dim=embedder.dim, decider=decider)
     if store.stale_vectors:
         store.reembed_stale(embedder.embed)
     return MemoryService(store, embedder)
@@ -156,6 +165,7 @@ def start_memory_server(
     port: int = 0,
     api_keys: dict[str, str] | None = None,
     embedder: Embedder | None = None,
+    update_decider: str | UpdateDecider = "meaning",
     startup_timeout: float = 60.0,
 ) -> MemoryServer:
     """Start a Cortadel-compatible memory server in the background and return once it is healthy.
@@ -169,12 +179,16 @@ def start_memory_server(
         api_keys: ``{user_id: key}``; any key turns authentication on (Bearer or ``API_KEY``).
         embedder: Vector embedder; default the offline all-MiniLM-L6-v2 ONNX model (loaded once
             per process and shared).
+        update_decider: Who decides that a new fact replaces an old one: ``"meaning"`` (the
+            offline decider, the default) or ``"model"`` — an option of this local server that asks
+            the model configured for the lessons (``LOCAL_MODEL_BASE_URL`` …) and falls back to the
+            offline decider on any error. It is for comparing deciders, not how Cortadel decides.
 
     Returns a :class:`MemoryServer`: ``server.url`` for ``CORTADEL_BASE_URL``; ``server.stop()``,
     or use it as a (async) context manager.
     """
     keys = ApiKeys(api_keys)  # a bad key table fails here, before anything is opened
-    service = build_service(db_path, embedder=embedder)
+    service = build_service(db_path, embedder=embedder, update_decider=update_decider)
     try:
         sock = bind_socket(host, port)
     except OSError:

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from . import classify, search as search_mod, slots
+from . import classify, search as search_mod
 from .distill import Turn, distill
 from .embeddings import Embedder, EmbeddingError
 from .request_models import (
@@ -40,6 +40,7 @@ from .request_models import (
 )
 from .store import MEMORY_TYPES, MemoryRecord, MemoryStore, NewMemory, Written
 from .timestamps import iso, unix_seconds
+from .updates import is_withdrawal
 
 logger = logging.getLogger(__name__)
 
@@ -130,7 +131,7 @@ class MemoryService:
 
         ``check_updates=False`` (the contract's ``infer: false``) stores the text as given: no
         supersede and no withdrawal, only the duplicate checks."""
-        if forget or (check_updates and slots.read(memory.content).ceased):
+        if forget or (check_updates and is_withdrawal(memory.content)):
             withdrawn = self.store.retract(memory.user_id, memory.content, vector)
             if forget or withdrawn.event != "NONE":
                 return withdrawn
@@ -194,6 +195,8 @@ class MemoryService:
             attributes["session_id"] = r.session_id
         if hit.similarity is not None:
             attributes["similarity"] = round(hit.similarity, 4)
+        if hit.relevance is not None:  # P(evidence), calibrated on dev data: see relevance.py
+            attributes["relevance"] = round(hit.relevance, 4)
         if reranked:
             attributes["rerank"] = "cosine"
         return _drop_none({

@@ -9,7 +9,8 @@ Storage is three parts, each in its own module and testable alone:
 This module composes them and owns what none of them can decide alone: one lock, and the
 transactions that change a row and both indexes together, so a search never sees a memory in
 one index and not the other. It also applies the write policy: a new fact is checked against
-the user's current ones for duplicates and contradictions (the verdicts come from ``slots.py``),
+the user's current ones for duplicates and contradictions (the verdicts come from the store's
+:class:`~lesson_utils.memory_server.updates.UpdateDecider`, the one seam for that decision),
 and a superseded fact leaves both indexes in the same transaction that stores its successor.
 Only current memories are in the indexes: search cannot return an outdated fact, and the
 history is still in the rows for ``list_memories(include_superseded=True)`` and ``as_of``.
@@ -28,12 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from . import slots
 from .classify import MEMORY_TYPES
 from .fulltext import (
     STOPWORDS, TEXT_POSTINGS_BUDGET, FullTextIndex, content_key, normalise_text, owner_token, query_terms,
 )
 from .rows import SCHEMA_VERSION, MemoryRecord, MemoryRows, NewMemory, now
+from .updates import Fact, UpdateDecider, Verdict, make_decider
 from .vectors import IVF_MIN_VECTORS, VectorIndex
 
 # The parts' names importers already use (``from .store import MemoryRecord, normalise_text, …``).
@@ -65,11 +66,17 @@ class MemoryStore:
     """Thread-safe memory storage: one SQLite connection and the in-RAM indexes, under one lock.
 
     ``rows``, ``text`` and ``vectors`` are the three parts, readable for tests and the bench;
-    every change goes through the store's methods, which keep the three in step."""
+    every change goes through the store's methods, which keep the three in step. ``decider`` decides
+    knowledge updates (default: the offline meaning decider, with the default embedder's examples
+    when the store holds that embedder's vectors)."""
 
-    def __init__(self, path: str | os.PathLike[str] | None, *, embedding_model: str, dim: int) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str] | None, *, embedding_model: str, dim: int,
+        decider: UpdateDecider | None = None,
+    ) -> None:
         self.embedding_model = embedding_model
         self.dim = dim
+        self.decider = decider if decider is not None else make_decider("meaning", _default_embed(embedding_model), key=embedding_model)
         self._lock = threading.RLock()
         self.rows = MemoryRows(path)
         self.path = self.rows.path
@@ -146,22 +153,22 @@ class MemoryStore:
         words ("ships on Friday" vs "ships on Fridays") — similarity alone would merge facts that
         differ only in a number or a name; or (with ``check_updates``) the same slot and value
         ("now lives in Lyon" after "lives in Lyon"). With ``check_updates``, the current memories
-        the new one contradicts (``slots.supersedes``) — looked up by slot and among its nearest
+        the decider says it supersedes — looked up by attribute (the row's slot) and among its nearest
         vector neighbours — get ``invalid_at`` and ``superseded_by`` in the same transaction as
         the insert (``SUPERSEDE``). Checking and writing happen under one lock, so two concurrent
         writes of the same fact store it once.
         """
         vector = np.asarray(vector, dtype=np.float32)
-        statement = slots.read(memory.content) if check_updates else None
-        if statement is not None:
-            memory.slot = statement.slot
+        new = Fact(memory.content, vector) if check_updates else None
+        if new is not None:
+            memory.slot = self.decider.attribute(new)
         with self._lock:
             same = self.rows.current_duplicate(memory.user_id, normalise_text(memory.content))
             if same is not None:
                 return Written("SKIP_DUPLICATE", same)
             near = self.vectors.search(memory.user_id, vector, NEIGHBOURS)
             # Without the update checks only near-duplicates matter: fetch just those rows.
-            floor = NEIGHBOUR_MIN_SIMILARITY if statement is not None else (dedup_threshold or 2.0)
+            floor = NEIGHBOUR_MIN_SIMILARITY if new is not None else (dedup_threshold or 2.0)
             neighbours = self.rows.fetch([seq for seq, sim in near if sim >= floor])
             if dedup_threshold is not None:
                 key = content_key(memory.content)
@@ -172,13 +179,13 @@ class MemoryStore:
                     if candidate is not None and content_key(candidate.content) == key:
                         return Written("SKIP_DUPLICATE", candidate)
             replaced: list[MemoryRecord] = []
-            if statement is not None:
-                for old in self._candidates(memory.user_id, statement.slot, neighbours):
-                    said = slots.read(old.content)
-                    if slots.same_fact(statement, said):
-                        return Written("SKIP_DUPLICATE", old)
-                    if slots.supersedes(statement, said):
-                        replaced.append(old)
+            if new is not None:
+                candidates, stored = self._candidates(memory.user_id, memory.slot, neighbours)
+                verdicts = self.decider.decide(new, stored)
+                same = next((old for old, v in zip(candidates, verdicts, strict=True) if v is Verdict.SAME), None)
+                if same is not None:
+                    return Written("SKIP_DUPLICATE", same)
+                replaced = [old for old, v in zip(candidates, verdicts, strict=True) if v is Verdict.SUPERSEDES]
             record = self._insert_many([memory], [vector], supersede=replaced)[0]
             for old in replaced:
                 old.invalid_at, old.superseded_by = record.created_at, record.id
@@ -195,22 +202,18 @@ class MemoryStore:
     def retract(self, user_id: str, text: str, vector: np.ndarray) -> Written:
         """Invalidate the current memory that ``text`` withdraws ("no longer …", "forget that …").
 
-        The closest match by ``slots.retracts`` among the user's memories in the slot it names
-        and its nearest vector neighbours is marked not current (``INVALIDATE``); nothing new
-        is stored. With no match nothing changes (``NONE``)."""
-        statement = slots.read(text)
+        The memories the decider says it takes back, among the user's memories in the attribute
+        it names and its nearest vector neighbours, are marked not current (``INVALIDATE``);
+        nothing new is stored. With no match nothing changes (``NONE``)."""
+        withdrawal = Fact(text, np.asarray(vector, dtype=np.float32))
         with self._lock:
-            near = self.vectors.search(user_id, np.asarray(vector, dtype=np.float32), NEIGHBOURS)
+            near = self.vectors.search(user_id, withdrawal.vector, NEIGHBOURS)
             neighbours = self.rows.fetch([seq for seq, _ in near])
-            scored = []
-            for old in self._candidates(user_id, slots.retraction_slot(statement), neighbours):
-                cost = slots.retracts(statement, slots.read(old.content))
-                if cost is not None:
-                    scored.append((cost, old))
-            if not scored:
+            candidates, stored = self._candidates(user_id, self.decider.attribute(withdrawal), neighbours)
+            taken = self.decider.retracts(withdrawal, stored)
+            replaced = [old for old, hit in zip(candidates, taken, strict=True) if hit]
+            if not replaced:
                 return Written("NONE", None)
-            best = min(cost for cost, _ in scored)
-            replaced = [old for cost, old in scored if cost == best]
             at = now()
             with self._transaction():
                 self._invalidate(user_id, replaced, at, None)
@@ -219,15 +222,20 @@ class MemoryStore:
                 old.invalid_at = at
             return Written("INVALIDATE", None, replaced)
 
-    def _candidates(self, user_id: str, slot: str | None, neighbours: dict[int, MemoryRecord]) -> list[MemoryRecord]:
-        """The user's current memories in ``slot`` (an index lookup), then the vector neighbours."""
+    def _candidates(
+        self, user_id: str, slot: str | None, neighbours: dict[int, MemoryRecord]
+    ) -> tuple[list[MemoryRecord], list[Fact]]:
+        """The user's current memories in ``slot`` (an index lookup), then the vector neighbours:
+        the records, and the same as facts (text and stored vector) for the decider."""
         found: dict[int, MemoryRecord] = {}
         if slot is not None:
             for record in self.rows.current_in_slot(user_id, slot):
                 found[record.seq] = record
         for seq, record in neighbours.items():
             found.setdefault(seq, record)
-        return [r for r in found.values() if r.is_current]
+        vectors = self.vectors.vectors_for(user_id, [seq for seq, r in found.items() if r.is_current])
+        records = [found[seq] for seq in vectors]
+        return records, [Fact(r.content, vectors[r.seq]) for r in records]
 
     def _invalidate(self, user_id: str, old: Sequence[MemoryRecord], at: float, superseded_by: str | None) -> None:
         """Inside a transaction: mark the user's rows not current and take them out of full text."""
@@ -246,9 +254,6 @@ class MemoryStore:
         """Insert in one transaction; with ``supersede``, the first new memory replaces those rows."""
         out: list[MemoryRecord] = []
         at = now()
-        for m in memories:
-            if m.slot is None:
-                m.slot = slots.slot_of(m.content)
         with self._transaction():
             for m, vec in zip(memories, vectors, strict=True):
                 record = self.rows.insert(m, vec, norm=normalise_text(m.content), model=self.embedding_model, at=at)
@@ -354,3 +359,12 @@ class MemoryStore:
         with self._lock:
             self.rows.db.execute("SELECT 1").fetchone()
         return (time.perf_counter() - start) * 1000
+
+
+def _default_embed(embedding_model: str) -> Callable[[list[str]], Any] | None:
+    """The default embedder's ``embed``, loaded on first use, when the store holds its vectors."""
+    from .embeddings import OnnxMiniLMEmbedder, default_embedder
+
+    if embedding_model != OnnxMiniLMEmbedder.model:
+        return None
+    return lambda texts: default_embedder().embed(texts)

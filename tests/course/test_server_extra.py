@@ -113,7 +113,7 @@ def test_the_core_declares_none_of_the_server() -> None:
 
 def test_importing_the_distiller_loads_no_web_server() -> None:
     code = (
-        "import sys, lesson_utils.memory_server.distill, lesson_utils.memory_server.slots; "
+        "import sys, lesson_utils.memory_server.distill, lesson_utils.memory_server.meaning; "
         "print(sorted(m for m in ('uvicorn', 'fastapi', 'starlette', 'onnxruntime', 'tokenizers') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)

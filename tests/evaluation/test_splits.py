@@ -66,11 +66,16 @@ def test_files_are_merged_so_a_pairs_file_adds_items(tmp_path):
                        floors_path=tmp_path / "none.json")
     assert split.counts()["updates"] == len(base["updates"]) + 1
     assert split.counts()["keeps"] == len(base["keeps"]) + 1
-    merged_twice = copy.deepcopy(extra)
-    merged_twice["updates"][0]["id"] = base["updates"][0]["id"]
+    # Two authors may both number their items u01 …: a merged file keeps its own id space ...
+    same_id = copy.deepcopy(extra)
+    same_id["updates"][0]["id"] = base["updates"][0]["id"]
+    merged = load_split([write(tmp_path, base), write(tmp_path, same_id, "pairs.json")], floors_path=tmp_path / "none.json")
+    assert {base["updates"][0]["id"], "pairs:" + base["updates"][0]["id"]} <= {u["id"] for u in merged["updates"]}
+    # ... but one file that uses an id twice is refused.
+    twice = copy.deepcopy(extra)
+    twice["updates"].append(dict(twice["updates"][0]))
     with pytest.raises(DatasetError, match="used twice in updates"):
-        load_split([write(tmp_path, base), write(tmp_path, merged_twice, "pairs.json")],
-                   floors_path=tmp_path / "none.json")
+        load_split([write(tmp_path, base), write(tmp_path, twice, "pairs.json")], floors_path=tmp_path / "none.json")
 
 
 def test_a_split_whose_hash_differs_from_the_recorded_one_is_refused_in_one_line(tmp_path):
@@ -90,3 +95,4 @@ def test_a_hash_not_yet_recorded_is_not_checked(tmp_path):
     floors = tmp_path / "floors.json"
     floors.write_text(json.dumps({"splits": {"test": {"file": "test_split.json", "sha256": None}}}), encoding="utf-8")
     assert load_split(path, floors_path=floors).name == "dev"
+

@@ -105,3 +105,22 @@ def test_a_later_name_in_the_conversation_wins():
     assert find_name(turns) == "Alex"
     assert [f.text for f in distill(turns)] == [
         "The user's name is Alexandra.", "The user's name is Alex.", "Alex lives in Lyon."]
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("Quit the mill and signed on with a brewery.", "The user quit the mill and signed on with a brewery."),
+    ("Sold the Fiesta and bought a Polestar.", "The user sold the Fiesta and bought a Polestar."),
+    ("Moved out of Valencia; Seville is home now.", "The user moved out of Valencia; Seville is home now."),
+    ("Turned 28 yesterday!", "The user turned 28 yesterday."),
+    ("We finally settled in Bergen.", "The user finally settled in Bergen."),
+    ("Since last autumn my home has been in Utrecht.", "Since last autumn the user's home has been in Utrecht."),
+])
+def test_chat_sentences_without_a_subject_or_with_we_become_facts_about_the_user(said, fact):
+    assert [f.text for f in distill([Turn("user", said)])] == [fact]
+
+
+def test_a_name_asked_for_in_a_polite_question_is_the_users_name():
+    assert [f.text for f in distill([Turn("user", "Could you call me Bobby instead, please?")])] == \
+        ["The user's name is Bobby."]
+    assert distill([Turn("user", "Could you tell me a joke?")]) == []
+    assert distill([Turn("user", "Red is lovely.")]) == []  # "Red" is no past-tense verb

@@ -122,10 +122,10 @@ def test_infer_false_stores_verbatim_without_updates(noor):
 
 
 def test_create_applies_the_same_rules(noor):
-    old = noor.add("Noor's job is radiographer")
-    new = noor.add("Noor is a sonographer now")
+    old = noor.add("Noor's home is in Tallinn")
+    new = noor.add("Noor has relocated to Quito")
     assert new.event == "SUPERSEDE" and noor.get(old.id).superseded_by == new.id
-    withdrawn = noor.add("Noor is not a sonographer any more")
+    withdrawn = noor.add("Noor does not live in Quito any more")
     assert withdrawn.event == "INVALIDATE" and not withdrawn.id  # the SDK maps the absent id to ""
     assert noor.list().items == []
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from lesson_utils.memory_server.store import MemoryStore, NewMemory
+from lesson_utils.memory_server.updates import Fact, Verdict
 
 
 def _unit(rows: np.ndarray) -> np.ndarray:
@@ -38,8 +39,23 @@ def test_delete_takes_memories_out_of_every_index_for_their_owner_only():
     assert store.text.rows == 3 and store.count() == 3
 
 
+class Supersedes:
+    """An update decider for vectors with no meaning: every stored candidate is superseded."""
+
+    name = "supersedes"
+
+    def attribute(self, fact: Fact) -> str | None:
+        return "home"
+
+    def decide(self, new: Fact, stored) -> list[Verdict]:
+        return [Verdict.SUPERSEDES for _ in stored]
+
+    def retracts(self, withdrawal: Fact, stored) -> list[bool]:
+        return [False for _ in stored]
+
+
 def test_a_superseded_memory_leaves_both_indexes_and_stays_listed_as_history():
-    store = MemoryStore(None, embedding_model="test", dim=4)
+    store = MemoryStore(None, embedding_model="test", dim=4, decider=Supersedes())
     vec = _unit(np.ones((1, 4)))[0]
     first = store.write(NewMemory(user_id="u", content="I live in Lyon", memory_type="semantic"), vec)
     moved = store.write(NewMemory(user_id="u", content="I live in Porto", memory_type="semantic"), vec)

@@ -1,6 +1,7 @@
 """A tiny OpenAI-compatible Chat Completions server on 127.0.0.1 for testing real-model wiring without keys.
 
-It answers by echoing the last user message (usage counts words), streams with server-sent events, returns 401 for a
+It answers by echoing the last user message (usage counts words), or with ``reply(request)`` when
+given one (a test that needs a particular answer, e.g. the JSON of the model update decider), streams with server-sent events, returns 401 for a
 wrong bearer key and 404 for an unknown model — the same shapes a real server (OpenAI, Ollama,
 LM Studio) returns.
 
@@ -21,6 +22,7 @@ import json
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from typing import Any
 
 
@@ -32,8 +34,10 @@ class StandInServer:
         models: tuple[str, ...] = ("stand-in-model",),
         misbehave: str | None = None,
         delay: float = 5.0,
+        reply: Callable[[dict[str, Any]], str] | None = None,
     ) -> None:
         self.api_key = api_key
+        self.reply = reply
         self.models = models
         self.misbehave = misbehave
         self.delay = delay
@@ -99,7 +103,8 @@ class StandInServer:
                 last = user[-1]["content"] if user else ""
                 if isinstance(last, list):
                     last = " ".join(part.get("text", "") for part in last if isinstance(part, dict))
-                reply = f"Echo: {last} ({len(request.get('messages', []))} messages)"
+                reply = (server.reply(request) if server.reply is not None
+                         else f"Echo: {last} ({len(request.get('messages', []))} messages)")
                 prompt = sum(len(str(m.get("content") or "").split()) for m in request.get("messages", []))
                 completion = len(reply.split())
                 usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}

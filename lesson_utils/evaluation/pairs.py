@@ -1,0 +1,157 @@
+"""Knowledge-update pairs scored end to end on the local memory server: updates, keeps, withdrawals.
+
+A split file (``data/dev_pairs.json`` and the held-out test split; format: ``split_format.md``) holds
+three lists of pairs of first-person chat messages. Each item gets a fresh user; its first message
+goes in one session and its second in a later one, through ``MemoryService.from_conversation`` —
+what the SDK's ``add_conversation`` (and the lesson's provider after a turn) sends. Then:
+
+* **update** — right when the new value is current *and* ranked first by a hybrid search of the
+  item's question, and every memory the old message produced is no longer current (end to end:
+  distilling, the update decision and search all have to work);
+* **keep** — a *false supersession* when either message's memory was made not current;
+* **withdrawal** — honoured when every memory of the fact is no longer current.
+
+The misses are listed with their ``kind`` (the phrasing family), so a report says which kinds of
+sentence the server does not understand yet, not just how many.
+
+    python -m lesson_utils.evaluation.pairs lesson_utils/evaluation/data/dev_pairs.json [--decider model]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DEV_PAIRS", "PairsReport", "evaluate_pairs"]
+
+DEV_PAIRS = Path(__file__).with_name("data") / "dev_pairs.json"
+
+
+@dataclass
+class PairsReport:
+    """What :func:`evaluate_pairs` found; ``misses`` holds one dict per wrong item."""
+
+    updates: int = 0
+    updates_right: int = 0
+    keeps: int = 0
+    false_supersessions: int = 0
+    withdrawals: int = 0
+    withdrawals_honoured: int = 0
+    misses: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def update_accuracy(self) -> float:
+        return self.updates_right / self.updates if self.updates else 0.0
+
+    @property
+    def withdrawal_rate(self) -> float:
+        return self.withdrawals_honoured / self.withdrawals if self.withdrawals else 0.0
+
+    def summary(self) -> str:
+        return (f"updates {self.updates_right}/{self.updates} ({self.update_accuracy:.0%}) · "
+                f"false supersessions {self.false_supersessions}/{self.keeps} · "
+                f"withdrawals {self.withdrawals_honoured}/{self.withdrawals}")
+
+
+def _load(split: dict[str, Any] | str | Path) -> dict[str, Any]:
+    if isinstance(split, dict):
+        return split
+    with open(split, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+class _User:
+    """One fresh user of ``service``: say things in sessions, then look at what is current."""
+
+    def __init__(self, service: Any, user: str) -> None:
+        self.service, self.user, self.sessions = service, user, 0
+
+    def say(self, text: str) -> list[str]:
+        """Send ``text`` as a one-turn conversation in a new session; the ids it stored or touched."""
+        from ..memory_server.request_models import AddConversationRequest
+
+        self.sessions += 1
+        request = AddConversationRequest.model_validate({
+            "user_id": self.user, "session_id": f"{self.user}-s{self.sessions}",
+            "messages": [{"role": "user", "content": text, "uuid": f"{self.user}-t{self.sessions}"}]})
+        body = self.service.from_conversation(self.user, request)
+        return [r["id"] for r in body.get("results", []) if r.get("id")]
+
+    def current(self, ids: list[str]) -> list[bool]:
+        return [bool(record is not None and record.is_current)
+                for record in (self.service.store.get(self.user, i) for i in ids)]
+
+    def top_hit(self, question: str) -> str:
+        from ..memory_server.request_models import SearchMemoriesRequest
+
+        request = SearchMemoriesRequest.model_validate({"user_id": self.user, "query": question, "top_k": 5})
+        results = self.service.search(self.user, request)["results"]
+        return results[0]["content"] if results else ""
+
+
+def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None) -> PairsReport:
+    """Score a split's ``updates``, ``keeps`` and ``withdrawals`` on ``service`` (a ``MemoryService``;
+    default: a throwaway in-memory local server's, with its default decider)."""
+    data = _load(split)
+    if service is None:
+        from ..memory_server.server import build_service
+
+        service = build_service(None)
+    report = PairsReport()
+    prefix = f"pairs-{data.get('split', 'split')}"
+    for item in data.get("updates", []):
+        user = _User(service, f"{prefix}-{item['id']}")
+        old_ids = user.say(item["old"])
+        user.say(item["new"])
+        top = user.top_hit(item["question"])
+        first = item["answer"].casefold() in top.casefold()
+        replaced = bool(old_ids) and not any(user.current(old_ids))
+        report.updates += 1
+        if first and replaced:
+            report.updates_right += 1
+        else:
+            why = ("old value still current" if not replaced else "") + (
+                ("; " if not replaced else "") + f"top hit is {top!r}" if not first else "")
+            report.misses.append({"list": "updates", "id": item["id"], "kind": item.get("kind", ""),
+                                  "attribute": item.get("attribute", ""), "why": why})
+    for item in data.get("keeps", []):
+        user = _User(service, f"{prefix}-{item['id']}")
+        ids = user.say(item["first"]) + user.say(item["second"])
+        report.keeps += 1
+        if not all(user.current(ids)):
+            report.false_supersessions += 1
+            report.misses.append({"list": "keeps", "id": item["id"], "kind": item.get("why", ""),
+                                  "why": "a memory was made not current"})
+    for item in data.get("withdrawals", []):
+        user = _User(service, f"{prefix}-{item['id']}")
+        ids = user.say(item["fact"])
+        user.say(item["withdrawal"])
+        report.withdrawals += 1
+        if ids and not any(user.current(ids)):
+            report.withdrawals_honoured += 1
+        else:
+            report.misses.append({"list": "withdrawals", "id": item["id"], "kind": "withdrawal",
+                                  "why": "the fact is still current" if ids else "the fact was never stored"})
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Score knowledge-update pairs on the local memory server.")
+    parser.add_argument("path", nargs="?", default=str(DEV_PAIRS))
+    parser.add_argument("--update-decider", default="meaning", help="meaning (offline, default) or model")
+    args = parser.parse_args(argv)
+    from ..memory_server.server import build_service
+
+    report = evaluate_pairs(args.path, service=build_service(None, update_decider=args.update_decider))
+    print(report.summary())
+    for miss in report.misses:
+        print(f"  {miss['list']:<11} {miss['id']:<4} {miss['kind']:<28} {miss['why']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,284 @@
+"""The offline update decider: same attribute by meaning, then a different value.
+
+The server has already embedded every fact, so deciding "same attribute, new value" costs one small
+matrix product, not a model call:
+
+1. **Attribute** — the fact's vector is compared with a few hundred labelled example facts
+   (``data/update_exemplars.txt``, embedded once per embedding model); the nearest ones vote. Single-valued
+   families are home, name, age, employer, job, partner, car, favourite (one per kind: colour, film,
+   drink …) and schedule (one per activity). The other labels (likes, pets, languages, trips, where
+   one grew up, other people …) are there so that near misses land on them and fill no slot.
+2. **Value** — the words of a fact that are not its attribute's wording: the words the examples of
+   that attribute share are its frame ("lives", "moved", "favourite", "colour"), the rest are the
+   value. Proper nouns and numbers count first ("34th" is 34). Two facts of one single-valued
+   attribute conflict when each has a value the other lacks; the same value again is ``SAME``; a
+   value plus detail ("my flat in Porto has a balcony") is neither, and both stay.
+
+Rules stay only where a rule is the simplest correct tool:
+
+* **subject** — a fact about someone else ("Alex's brother lives in Oslo", "the user's dog is called
+  Rolo") never supersedes the user's; "the user's partner is Sam" is the user's partner;
+* **departure** — a closed list of verbs ("sold", "quit", "left", "moved out of", "broke up with",
+  "traded in", "replaced" …, and "X but now Y"): what was left is replaced whatever its attribute,
+  so "sold my Corolla and bought a Tesla" replaces the Corolla while two cars said plainly stay;
+* **additive words** ("also", "too", "as well", "another") add, never replace;
+* **preference words** ("favourite", "prefers", "go-to", "of choice" …) make a fact a favourite of one
+  kind, their absence a like of many: "prefers tea" and "likes tea" differ in that word, not in topic;
+* **polarity** — "likes tea" and "does not like tea" (or a stored "no longer …") are the same words
+  with the sign flipped: the newer wins;
+* **withdrawal** (``updates.is_withdrawal``) — takes back the stored facts whose words it names,
+  or the facts of the attribute it names ("forget my address").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .updates import Fact, Verdict, is_withdrawal
+
+__all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
+
+EXEMPLARS = Path(__file__).with_name("data") / "update_exemplars.txt"
+SINGLE_VALUED = frozenset("home name age employer job partner car favourite schedule".split())
+#: How many nearest examples vote, how fast a vote fades with distance from the nearest one, and
+#: how close the nearest must be for any attribute at all. (A name as the subject, "Noor's job is …",
+#: pulls every similarity down: the examples all say "the user", as the distiller mostly does.)
+NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, 0.35
+_EXAMPLES: dict[str, np.ndarray] = {}
+
+_WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
+_STOP = frozenset("""i i'm i've me my we our a an the of in on at to for from with by and or but so as into onto about over after before since
+    until while during than then now currently still just really also too very is am are was were be been being has have
+    had do does did will would can could should may might must this that these those it its they them their there here
+    where which who what when again user user's new old go-to all-time honestly finally actually these days ago last next
+    month months week weeks year years starting once past around back some someone all one per every
+    move moved moves moving became become becomes turned turn has got get gets took take started start starts
+    switched changed pushed rescheduled shifted brought joined signed left quit sold bought now""".split())
+_TIME = frozenset("""monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays
+    fridays saturdays sundays weekday weekdays weekend weekends morning mornings afternoon afternoons evening evenings
+    night nights noon midnight am pm today yesterday tomorrow january february march april may june july august
+    september october november december""".split())
+_NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|stop(?:ped|s)|quits?|ceased to)\b", re.IGNORECASE)
+_ADDITIVE = re.compile(r"\b(?:also|too|as well|another|second|additionally)\b", re.IGNORECASE)
+_DEPARTURE = re.compile(
+    r"\b(?:sold|left|quit|resigned from|handed in (?:my|their|his|her) notice at|walked (?:away from|out of)|"
+    r"moved (?:out of|away from)|gave up|broke up with|split (?:up )?(?:with|from)|divorced|traded in|swapped|"
+    r"replaced|ditched|got rid of|switched from)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to)\b|[,;]|$)"
+    r"|\bprefer\w*\s.+?\b(?:over|rather than|instead of|to)\s+(?P<rejected>.+?)(?=\s+(?:and|but)\b|[,;]|$)"
+    r"|^(?P<before>.+?)\s+but\s+(?:now|these days|nowadays)\b", re.IGNORECASE)
+_RELATION = (r"(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|children|kids?|wife|husband|"
+             r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friends?|colleagues?|boss|manager|neighbou?r|cousin|"
+             r"aunt|uncle|niece|nephew|grand\w+|flatmate|roommate|housemate|dog|cat|puppy|kitten|pet|horse|rabbit)")
+_OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?{_RELATION}\b", re.I)
+_PARTNER_IS = re.compile(r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)\b.*\bis\s+"
+                         r"(?:now\s+|called\s+|named\s+)?[A-Z][\w\-]*$")
+_LEAD = re.compile(r"^[A-Z][^,;]{0,40},\s+(?=\S)")  # "Since the spring, …"
+_NAME_SUBJECT = re.compile(r"^([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
+#: The words that make a fact a favourite (one per kind) rather than a like (many at once).
+_PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b",
+                         re.IGNORECASE)
+_KIND = re.compile(r"\bfavou?rite\s+([a-z]+)", re.IGNORECASE)
+_KIND_SYNONYMS = {"movie": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food"}
+
+
+def _stem(word: str) -> str:
+    """A crude stem, enough to match "rehearsing" / "rehearses" / "rehearsed" / "rehearse"."""
+    for suffix in ("ing", "es", "ed", "s", "e"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiousl" else word
+
+
+def _number(word: str) -> str:
+    """"34th" → "34" (an age told as a birthday); other words unchanged."""
+    hit = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", word)
+    return hit.group(1) if hit else word
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the rules read from a fact's words (cached per text)."""
+
+    words: tuple[str, ...]      # the positive sentence's words, original case, subject left out
+    about_user: bool
+    negated: bool
+    additive: bool
+    departed: frozenset[str]    # lower-case words of what the sentence says was left
+    kind: str | None            # the literal kind of a favourite ("colour")
+
+
+@lru_cache(maxsize=8192)
+def read(text: str) -> Reading:
+    line = " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…")
+    line = _LEAD.sub("", line)
+    about_user = not _OTHER_PERSON.match(line) or bool(_PARTNER_IS.search(line))
+    line = re.sub(r"n't\b", " not", line)
+    words = _WORD.findall(_NEGATED.sub(" ", line))
+    name = _NAME_SUBJECT.match(line)
+    later_subject = re.search(r"\b(?:the user|their|they|[A-Z][\w\-]*'s)\b", line[name.end():] if name else "")
+    if name and words and words[0].removesuffix("'s") == name.group(1) and not later_subject and name.group(1) != "The":
+        words = words[1:]  # "Alex lives in Lyon": the user's name is the subject, not a value
+    departed: set[str] = set()
+    for hit in _DEPARTURE.finditer(line):
+        departed |= {_number(w.casefold()) for w in _WORD.findall(hit.group("what") or hit.group("before") or hit.group("rejected") or "")}
+    kind = _KIND.search(line)
+    negated = bool(_NEGATED.search(line)) and not departed
+    return Reading(tuple(w.removesuffix("'s") for w in words), about_user, negated, bool(_ADDITIVE.search(line)),
+                   frozenset(departed - _STOP), _KIND_SYNONYMS.get(k := kind.group(1).casefold(), k) if kind else None)
+
+
+class MeaningDecider:
+    """The offline decider (see the module docstring). ``embed`` embeds the labelled examples once;
+    without one (a store opened with no embedder) no fact gets an attribute, and only the rules decide."""
+
+    name = "meaning"
+
+    def __init__(self, embed: Callable[[list[str]], Any] | None, *, key: str | None = None) -> None:
+        self._embed, self._key = embed, key if key is not None else str(id(embed))
+        labels, texts = zip(*(line.split(": ", 1) for line in _exemplar_lines()), strict=True)
+        self.labels: tuple[str, ...] = labels
+        self.frames = _frames(labels, texts)
+        self._texts = list(texts)
+        self._labels_of: dict[str, str | None] = {}  # stored facts' labels, by text
+        self._favourite = np.array([label.startswith("favourite:") for label in labels])
+
+    def _examples(self) -> np.ndarray | None:
+        """The examples' vectors, embedded once per embedding model (``key``) and process."""
+        if self._embed is None:
+            return None
+        if self._key not in _EXAMPLES:
+            _EXAMPLES[self._key] = np.asarray(self._embed(self._texts), dtype=np.float32)
+        return _EXAMPLES[self._key]
+
+    def label(self, fact: Fact) -> str | None:
+        """The attribute label the nearest examples vote for (single-valued or not), or None."""
+        if fact.text in self._labels_of:
+            return self._labels_of[fact.text]
+        if len(self._labels_of) > 8192:
+            self._labels_of.clear()
+        self._labels_of[fact.text] = found = self._label(fact)
+        return found
+
+    def _label(self, fact: Fact) -> str | None:
+        matrix = self._examples()
+        if matrix is None or matrix.shape[1] != np.asarray(fact.vector).shape[-1]:
+            return None
+        sims = matrix @ np.asarray(fact.vector, dtype=np.float32)
+        # "prefers tea" and "likes tea" differ in one word, not in topic: that word picks the family
+        sims = np.where(self._favourite == bool(_PREFERENCE.search(fact.text)), sims, -1.0)
+        nearest = np.argsort(-sims)[:NEIGHBOURS]
+        if sims[nearest[0]] < MIN_SIMILARITY:
+            return None
+        votes: dict[str, float] = {}
+        for i in nearest:  # the nearest examples decide; a big label's many far ones do not outvote them
+            label = self.labels[i]
+            votes[label] = votes.get(label, 0.0) + float(np.exp((sims[i] - sims[nearest[0]]) / SHARPNESS))
+        return max(votes, key=votes.__getitem__)
+
+    def attribute(self, fact: Fact) -> str | None:
+        label, reading = self.label(fact), read(fact.text)
+        single = label is not None and label.split(":")[0] in SINGLE_VALUED
+        return label if single and reading.about_user and not reading.negated else None
+
+    def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:
+        """(all value words, the proper nouns and numbers among them) of a fact read under ``label``."""
+        frame = self.frames.get(label or "", frozenset())
+        timely = (label or "").startswith("schedule")
+        found, strong = set(), set()
+        for word in reading.words:
+            low = _number(word.casefold())
+            timed = low in _TIME or low[:1].isdigit()
+            if low in _STOP or low in frame or (timely and not timed) or (not timely and low in _TIME):
+                continue  # a schedule's value is its day, date or time; elsewhere a time is no value
+            found.add(low)
+            if word[:1].isupper() or low[:1].isdigit():
+                strong.add(low)
+        return frozenset(found - reading.departed), frozenset(strong - reading.departed)
+
+    def _activity(self, reading: Reading) -> set[str]:
+        frame = self.frames.get("schedule", frozenset())
+        return {_stem(w.casefold()) for w in reading.words
+                if w.casefold() not in _STOP | _TIME | frame and not w[:1].isdigit()}
+
+    def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
+        n = read(new.text)
+        if is_withdrawal(new.text) or not n.about_user:  # withdrawals go through ``retracts``
+            return [Verdict.UNRELATED for _ in stored]
+        label = self.label(new)
+        if not (n.departed or n.negated or (label or "").split(":")[0] in SINGLE_VALUED):
+            # only a stored negation can still flip ("no longer likes tea" → "likes tea"): skip reading the rest
+            return [self._decide(new, old) if _NEGATED.search(old.text) or "n't" in old.text else Verdict.UNRELATED
+                    for old in stored]
+        return [self._decide(new, old) for old in stored]
+
+    def _decide(self, new: Fact, old: Fact) -> Verdict:
+        n, o = read(new.text), read(old.text)
+        if not o.about_user:
+            return Verdict.UNRELATED
+        if n.departed and not o.negated and n.departed & self.values(o, None)[0]:
+            return Verdict.SUPERSEDES  # "sold the Fiesta and bought …" replaces "drives a Fiesta"
+        if n.negated != o.negated:  # "likes tea" ⇄ "does not like tea": the newer wins
+            same_words = {_stem(w.casefold()) for w in n.words if w.casefold() not in _STOP} == \
+                {_stem(w.casefold()) for w in o.words if w.casefold() not in _STOP}
+            return Verdict.SUPERSEDES if same_words else Verdict.UNRELATED
+        label = self.label(new)  # the old one's label only when it can matter: it costs a product
+        if (label is None or label.split(":")[0] not in SINGLE_VALUED or n.negated or n.additive
+                or (n.kind and o.kind and n.kind != o.kind) or label != self.label(old)):
+            return Verdict.UNRELATED
+        if label == "schedule" and not self._activity(n) & self._activity(o):
+            return Verdict.UNRELATED  # another activity's day
+        (na, ns), (oa, os) = self.values(n, label), self.values(o, label)
+        if na and na <= oa and not n.departed:
+            return Verdict.SAME
+        if ns and os:
+            return Verdict.SUPERSEDES if ns - os and os - ns else Verdict.UNRELATED
+        return Verdict.SUPERSEDES if na - oa and oa - na else Verdict.UNRELATED
+
+    def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]:
+        """The closest matches: stored facts containing every word the withdrawal names (fewest
+        extra words win), or the facts of the attribute it names whose value it names (or all of
+        them when it names none: "forget my address")."""
+        w = read(withdrawal.text)
+        wanted = {_stem(x.casefold()) for x in w.words} - {_stem(s) for s in _STOP} - {"user"}
+        label = self.label(withdrawal)
+        costs: list[int | None] = []
+        for old in stored:
+            o = read(old.text)
+            have = {_stem(x.casefold()) for x in o.words}
+            cost: int | None = None
+            if o.about_user:
+                if wanted and wanted <= have:
+                    cost = len(have - wanted)
+                elif label is not None and label.split(":")[0] in SINGLE_VALUED and self.label(old) == label:
+                    (wa, ws), (oa, os) = self.values(w, label), self.values(o, label)
+                    cost = 0 if (ws <= os if ws else wa <= oa) else None  # "forget my address", "not in Quito"
+            costs.append(cost)
+        found = [c for c in costs if c is not None]
+        return [c is not None and c == min(found) for c in costs]
+
+
+def _exemplar_lines() -> list[str]:
+    with open(EXEMPLARS, encoding="utf-8") as handle:
+        return [line.strip() for line in handle if line.strip() and not line.startswith("#")]
+
+
+def _frames(labels: Sequence[str], texts: Sequence[str]) -> dict[str, frozenset[str]]:
+    """Per label, the lower-case words at least two of its examples share (its wording, not values)."""
+    counts: dict[str, Counter[str]] = {}
+    for label, text in zip(labels, texts, strict=True):
+        words = {w.casefold() for w in _WORD.findall(text) if not w[:1].isupper() and not w[:1].isdigit()} - _TIME
+        counts.setdefault(label, Counter()).update(words)
+        if ":" in label:
+            counts.setdefault(label.split(":")[0], Counter()).update(words)
+    frames = {label: frozenset(w for w, c in counter.items() if c >= 2) for label, counter in counts.items()}
+    # a favourite of any kind shares the family's wording ("has become my favourite")
+    return {label: frames[label] | frames.get(label.split(":")[0], frozenset()) for label in frames}

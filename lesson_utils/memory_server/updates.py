@@ -1,0 +1,133 @@
+"""When a new fact replaces a stored one: the one seam where the local server decides knowledge updates.
+
+The contract records what an update did (``is_current``, ``superseded_by``), not how a real Cortadel decides
+it. The local server asks an
+:class:`UpdateDecider`, and ``store.py`` calls nothing else to decide: it finds the candidates (the
+user's current facts in the same attribute, and the nearest vector neighbours), asks the decider,
+and applies the verdicts in one transaction. The interface is small on purpose, so a decider can
+be swapped and two deciders can be compared on the same pairs (``evaluation/pairs.py``)::
+
+    class UpdateDecider(Protocol):
+        name: str
+        def attribute(self, fact: Fact) -> str | None: ...
+        def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]: ...
+        def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]: ...
+
+* a :class:`Fact` is the stored text ("Alex lives in Lyon.") and its unit embedding vector — the one
+  the store computed anyway, so deciding costs no extra model call;
+* :meth:`~UpdateDecider.attribute` names the single-valued attribute a fact about the user fills
+  (``home``, ``name``, ``age``, ``employer``, ``job``, ``partner``, ``car``, ``favourite:<kind>``,
+  ``schedule``), or ``None``; the store keeps it as the row's ``slot`` and looks candidates up by it;
+* :meth:`~UpdateDecider.decide` gives one :class:`Verdict` per stored candidate: ``SAME`` (the new
+  fact says nothing new: a duplicate), ``SUPERSEDES`` (the stored one stops being current) or
+  ``UNRELATED`` (both stay);
+* :meth:`~UpdateDecider.retracts` says which stored facts a withdrawal ("Alex no longer works at
+  Acme", or the rest of "forget that …") takes back; the store invalidates those.
+
+Whether a text *is* a withdrawal is a closed list of words (:func:`is_withdrawal`), the same for
+every decider. Two deciders exist:
+
+* ``"meaning"`` (the default, offline): :class:`~lesson_utils.memory_server.meaning.MeaningDecider`
+  classifies a fact's attribute by its nearest labelled examples in embedding space, then compares
+  values — see ``meaning.py``;
+* ``"model"`` (opt-in: ``start_memory_server(update_decider="model")``,
+  ``--update-decider model``): :class:`~lesson_utils.memory_server.model_decider.ModelDecider` asks a
+  configured OpenAI-compatible model for the same verdicts and falls back to the offline decider
+  on any error. It is an option of this local server for comparing deciders, not a description of
+  how Cortadel decides.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = ["DECIDERS", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "verdict"]
+
+#: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
+DECIDERS = ("meaning", "model")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A fact as the store holds it: its text and its unit-length embedding vector."""
+
+    text: str
+    vector: np.ndarray
+
+
+class Verdict(str, Enum):
+    """What a new fact does to one stored fact."""
+
+    SAME = "same"
+    SUPERSEDES = "supersedes"
+    UNRELATED = "unrelated"
+
+
+@runtime_checkable
+class UpdateDecider(Protocol):
+    """Decides knowledge updates for the store (see the module docstring)."""
+
+    name: str
+
+    def attribute(self, fact: Fact) -> str | None:
+        """The single-valued attribute ``fact`` fills for the user, or ``None``."""
+        ...
+
+    def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
+        """One verdict per stored fact, in order."""
+        ...
+
+    def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]:
+        """For each stored fact, whether the withdrawal takes it back."""
+        ...
+
+
+# "any more" ends the clause when it means "no longer" ("… in Lyon any more"), not in "any more tea".
+_CEASED = re.compile(
+    r"\b(?:no longer|not\s+(?:[\w,]+\s+){0,8}?(?:any ?more|any longer)\s*$|(?:has |have )?(?:stop(?:ped|s)|quits?|ceased to))\b",
+    re.IGNORECASE)
+#: "quit the mill and signed on with a brewery" is a change, not a withdrawal: a clause follows.
+_ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now\s+|then\s+|later\s+)?(?:\w+ed|became|bought|got|took|went|began|is|are|am)\b"
+                      r"|;", re.IGNORECASE)
+
+
+def is_withdrawal(text: str) -> bool:
+    """"No longer …", "not … any more", "stopped …", "quit …" with nothing said in its place."""
+    text = re.sub(r"n't\b", " not", " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…"))
+    hit = _CEASED.search(text)
+    return hit is not None and not _ARRIVAL.search(text, hit.end())
+
+
+def make_decider(
+    name: str | UpdateDecider, embed: Callable[[list[str]], Any] | None, *, key: str | None = None
+) -> UpdateDecider:
+    """The decider called ``name`` ("meaning" or "model"), embedding its examples with ``embed`` (once
+    per process for each embedding model ``key``)."""
+    if not isinstance(name, str):
+        return name
+    from .meaning import MeaningDecider
+
+    if name == "meaning":
+        return MeaningDecider(embed, key=key)
+    if name == "model":
+        from .model_decider import ModelDecider
+
+        return ModelDecider(fallback=MeaningDecider(embed, key=key))
+    raise ValueError(f"update_decider={name!r} is not one of {', '.join(DECIDERS)}: pass one of those names.")
+
+
+def verdict(old: str, new: str, *, decider: UpdateDecider | None = None) -> Verdict:
+    """What storing ``new`` does to a stored ``old`` (both embedded with the default embedder), as
+    ``decider`` (default: the offline meaning decider) sees it — the one-pair view a lesson shows."""
+    from .embeddings import default_embedder
+
+    embedder = default_embedder()
+    decider = decider if decider is not None else make_decider("meaning", embedder.embed, key=embedder.model)
+    old_vector, new_vector = embedder.embed([old, new])
+    return decider.decide(Fact(new, new_vector), [Fact(old, old_vector)])[0]

@@ -1,0 +1,70 @@
+"""The dev pairs: their format and targets, scored end to end on the local server (evaluation/pairs.py).
+
+The dev split is what the update decider was tuned on; the held-out test split is scored by the
+lead, not here. Targets on dev: update accuracy of at least 90%, at most one false supersession
+among the keeps, and every withdrawal honoured.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lesson_utils.evaluation.pairs import DEV_PAIRS, PairsReport, evaluate_pairs
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    from lesson_utils.memory_server.embeddings import default_embedder
+
+    return default_embedder()
+
+
+@pytest.fixture(scope="module")
+def dev() -> dict:
+    with open(DEV_PAIRS, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def test_the_dev_split_has_the_pairs_the_format_asks_for(dev):
+    assert dev["split"] == "dev" and dev["version"] == 1 and dev["about"]
+    assert set(dev) == {"split", "version", "about", "updates", "keeps", "withdrawals"}
+    updates, keeps, withdrawals = dev["updates"], dev["keeps"], dev["withdrawals"]
+    assert len(updates) >= 60 and len({u["attribute"].split(":")[0] for u in updates}) >= 8
+    assert len(keeps) >= 50 and len(withdrawals) >= 10
+    for items in (updates, keeps, withdrawals):
+        assert len({i["id"] for i in items}) == len(items)
+    for u in updates:
+        assert u["answer"].casefold() in u["new"].casefold() and u["old_answer"].casefold() in u["old"].casefold(), u
+    kinds = " ".join(u["kind"] for u in updates)
+    for kind in ("time phrase first", "departure and arrival", "has become", "turned into", "is now", "polite name",
+                 "age as birthday", "job change as a story", "our new place", "settled in", "moved out of"):
+        assert kind in kinds, kind
+
+
+def test_the_dev_pairs_meet_their_targets_end_to_end(embedder):
+    from lesson_utils.memory_server.server import build_service
+
+    service = build_service(None, embedder=embedder)
+    report = evaluate_pairs(DEV_PAIRS, service=service)
+    service.store.close()
+    assert report.update_accuracy >= 0.9, report.summary() + "\n" + "\n".join(map(str, report.misses))
+    assert report.false_supersessions <= 1, report.misses
+    assert report.withdrawals_honoured == report.withdrawals, report.misses
+
+
+def test_a_miss_is_reported_with_its_kind(embedder):
+    from lesson_utils.memory_server.server import build_service
+
+    split = {"updates": [{"id": "x1", "attribute": "home", "kind": "never said", "old": "I live in Leeds.",
+                          "new": "What a lovely day.", "question": "Where do I live?", "answer": "Graz",
+                          "old_answer": "Leeds"}],
+             "keeps": [{"id": "x2", "why": "a move", "first": "I live in Leeds.", "second": "I moved to Graz."}],
+             "withdrawals": [{"id": "x3", "fact": "I live in Leeds.", "withdrawal": "I love Leeds."}]}
+    service = build_service(None, embedder=embedder)
+    report = evaluate_pairs(split, service=service)
+    service.store.close()
+    assert isinstance(report, PairsReport) and report.update_accuracy == 0 and report.false_supersessions == 1
+    assert report.withdrawal_rate == 0
+    assert [(m["id"], m["kind"]) for m in report.misses] == [("x1", "never said"), ("x2", "a move"), ("x3", "withdrawal")]
