@@ -6,6 +6,7 @@
     python bench/memory_eval.py --split dev --seed 7     # fresh users drawn from the same items
     python bench/memory_eval.py --longmemeval longmemeval_s.json --limit 50
     python bench/memory_eval.py --url https://app.cortadel.ai --api-key $CORTADEL_API_KEY
+    python bench/memory_eval.py --designs                # memory designs on the test split (lesson 16)
 
 A split (``lesson_utils/evaluation/data/{dev,test}_split.json``) is assembled into users with 44
 dated sessions and ~590 stored memories each (``lesson_utils/evaluation/haystack.py``). Sessions
@@ -49,7 +50,13 @@ def main() -> int:
                         help="seconds to wait between ingesting and asking (default 0 locally, 5 with --url)")
     parser.add_argument("--check-floors", action="store_true", help="exit 1 if a metric is under its floor")
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
+    parser.add_argument("--designs", action="store_true", help="run memory designs instead (lesson 16): the test "
+                        "split, default --users 2 --per-ability 1 --sessions 6 (minutes on 2 cores)")
+    parser.add_argument("--sessions", type=int, default=6, help="with --designs: cut each history to N sessions (0: all)")
+    parser.add_argument("--per-ability", type=int, default=1, help="with --designs: each user's first N questions per ability (0: all)")
     args = parser.parse_args()
+    if args.designs:
+        return run_designs_bench(args.users or 2, args.sessions or None, args.per_ability or None)
 
     try:
         if args.longmemeval:
@@ -79,6 +86,35 @@ def main() -> int:
             print(f"FLOOR: {line}")
         print("floors: " + ("all hold" if not problems else f"{len(problems)} below"))
         return 1 if problems else 0
+    return 0
+
+
+def run_designs_bench(users: int, sessions: int | None, per_ability: int | None) -> int:
+    """Every design through the test split's first ``users`` users on the offline lesson model; one table."""
+    import tempfile
+    import time
+    import warnings
+
+    from lesson_utils.framework_memory.designs import cortadel_designs, design_cases, design_table, framework_designs, run_designs
+    from lesson_utils.memory_server import start_memory_server
+    from lesson_utils.models import OfflineChatClient
+
+    warnings.filterwarnings("ignore", category=FutureWarning)  # the framework's experimental-API notices
+    cases = design_cases("test", users=users, sessions=sessions, per_ability=per_ability)
+    turns = sum(1 for case in cases for session in case.sessions for turn in session.turns if turn.role == "user")
+    print(f"test split, first {users} users, {per_ability or 'all'} questions per ability, {sessions or 'all'} sessions "
+          f"(at least those holding the evidence): {turns} user turns, "
+          f"{sum(len(c.questions) for c in cases)} questions; offline lesson model (tools only: its rule-based policy)")
+
+    async def run() -> list:
+        with start_memory_server() as server, tempfile.TemporaryDirectory() as folder:
+            designs = [*framework_designs(), *cortadel_designs(server.url)]
+            return await run_designs(cases, designs, client_factory=OfflineChatClient, folder=folder)
+
+    started = time.perf_counter()
+    rows = asyncio.run(run())
+    print(design_table(rows))
+    print(f"ran in {time.perf_counter() - started:.0f}s")
     return 0
 
 

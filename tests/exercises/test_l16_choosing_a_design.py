@@ -1,0 +1,78 @@
+"""16.pick_a_design: the solution passes; each wrong answer fails with its hint on five different draws of tables
+(design names, figures, abilities and budgets the lesson never shows)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lesson_utils.exercises import check
+from lesson_utils.exercises._cases import SEED_VARIABLE
+
+SEEDS = [1, 2, 3, 4, 5]
+
+
+def pick(rows, ability, max_calls):
+    fitting = [r for r in rows if r.ability == ability and r.evidence_recall is not None and r.per_turn(r.calls) <= max_calls]
+    if not fitting:
+        return None
+    return max(fitting, key=lambda r: (r.evidence_recall, -r.per_turn(r.tokens))).design
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_solution_passes(seed, monkeypatch, capsys):
+    monkeypatch.setenv(SEED_VARIABLE, str(seed))
+    assert check("16.pick_a_design", pick) is True
+
+
+def stub(rows, ability, max_calls):
+    raise NotImplementedError
+
+
+def ignores_budget(rows, ability, max_calls):
+    mine = [r for r in rows if r.ability == ability]
+    return max(mine, key=lambda r: (r.evidence_recall, -r.per_turn(r.tokens))).design
+
+
+def cheapest(rows, ability, max_calls):
+    fitting = [r for r in rows if r.ability == ability and r.per_turn(r.calls) <= max_calls]
+    return min(fitting, key=lambda r: r.per_turn(r.tokens)).design if fitting else None
+
+
+def any_ability(rows, ability, max_calls):
+    fitting = [r for r in rows if r.per_turn(r.calls) <= max_calls]
+    return max(fitting, key=lambda r: (r.evidence_recall, -r.per_turn(r.tokens))).design if fitting else None
+
+
+def never_none(rows, ability, max_calls):
+    mine = [r for r in rows if r.ability == ability]
+    fitting = [r for r in mine if r.per_turn(r.calls) <= max_calls] or mine
+    return max(fitting, key=lambda r: (r.evidence_recall, -r.per_turn(r.tokens))).design
+
+
+def first_best(rows, ability, max_calls):
+    fitting = [r for r in rows if r.ability == ability and r.per_turn(r.calls) <= max_calls]
+    return max(fitting, key=lambda r: r.evidence_recall).design if fitting else None
+
+
+def last_best(rows, ability, max_calls):
+    fitting = [r for r in rows if r.ability == ability and r.per_turn(r.calls) <= max_calls]
+    return max(reversed(fitting), key=lambda r: r.evidence_recall).design if fitting else None
+
+
+def returns_row(rows, ability, max_calls):
+    fitting = [r for r in rows if r.ability == ability and r.per_turn(r.calls) <= max_calls]
+    return max(fitting, key=lambda r: (r.evidence_recall, -r.per_turn(r.tokens))) if fitting else None
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [(stub, "fill in your `pick` first"), (ignores_budget, "over the budget"), (cheapest, "not the cheapest"),
+     (any_ability, "compare only the rows of the ability asked"), (never_none, "the answer is None"),
+     (first_best, "break a tie on tokens"), (last_best, "break a tie on tokens"), (returns_row, "return a design's name")],
+    ids=["stub", "ignores-budget", "cheapest", "any-ability", "never-none", "first-best", "last-best", "returns-row"],
+)
+def test_a_wrong_pick_gets_its_hint(answer, hint, seed, monkeypatch, fails_with):
+    monkeypatch.setenv(SEED_VARIABLE, str(seed))
+    out = fails_with("16.pick_a_design", answer, hint)
+    assert f"seed {seed}" in out or "fill in" in out
