@@ -58,7 +58,7 @@ async def test_a_runaway_stream_is_stopped_at_the_timeout(clean_env) -> None:
         assert server.chunks_sent > 10, "the stand-in really kept streaming"
     assert caught.value.variable == "LESSON_MODEL_TIMEOUT"
     assert "LOCAL_MODEL_MAX_TOKENS" in str(caught.value)  # on a local model, the cap is the other fix
-    assert elapsed < 5
+    assert elapsed < 9, f"stopped after {elapsed:.1f} s"  # 1 s timeout; generous for a loaded machine
     assert len(server.requests) == 1
 
 
