@@ -39,7 +39,8 @@ def test_tool_descriptions_hold_no_example_value() -> None:
     # A model that really calls add_memories would store a copied example as a fact about the user.
     descriptions = _descriptions()
     assert not re.search(r"\b(?:e\.g\.|i\.e\.|for example|for instance|such as)", descriptions, re.IGNORECASE)
-    quoted = re.findall(r"'[^']{3,}'|\\\"[^\\]{3,}\\\"", descriptions)  # a quoted value, in the text or the JSON schema
+    # A quoted value, in the text or (escaped) in the JSON schema; an apostrophe ("user's") is no quote.
+    quoted = re.findall(r"(?<![A-Za-z])'[^']{3,}'(?![A-Za-z])|\\\"[^\\]{3,}\\\"", descriptions)
     assert not quoted, f"a tool description quotes an example value: {quoted}"
 
 
@@ -52,4 +53,5 @@ def test_no_lesson_fact_is_named_in_a_tool_description() -> None:
 
 def test_the_check_catches_an_example() -> None:
     planted = "The fact worth remembering (e.g. 'Keeps a sourdough starter named Bubbles')."
-    assert re.search(r"\b(?:e\.g\.|for example|such as)", planted) and re.findall(r"'[^']{3,}'", planted)
+    assert re.search(r"\b(?:e\.g\.|for example|such as)", planted)
+    assert re.findall(r"(?<![A-Za-z])'[^']{3,}'(?![A-Za-z])", planted)
