@@ -292,6 +292,7 @@ COMMON_WORDS: frozenset[str] = frozenset(
     have here into just like made make many more most much must only other over said same says some
     such sure than that their them then there these they this those very want well were what when where
     which while will with would your yours here's that's what's there's it's let's don't didn't can't
+    couldn't wouldn't shouldn't isn't wasn't aren't won't doesn't haven't i'll i've you're you'll
     okay sorry thanks thank hello please
     """.split()
 )
@@ -300,4 +301,5 @@ COMMON_WORDS: frozenset[str] = frozenset(
 def content_words(text: str) -> set[str]:
     """The lower-case words of four letters or more in ``text``, less :data:`COMMON_WORDS`: its substance."""
     words = {word.lower().replace("\u2019", "'") for word in re.findall(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?", text or "")}
+    words = {word[:-2] if word.endswith("'s") and word not in COMMON_WORDS else word for word in words}  # parrot's -> parrot
     return {word for word in words if len(word) >= 4 and word not in COMMON_WORDS}
