@@ -82,7 +82,8 @@ def builds_on(reply: str, earlier: str, *, besides: Iterable[str] = ()) -> bool:
     "Turn 2 built on turn 1's joke" is judged by what turn 2 contains: the joke's own words, not the words
     of the question that asked for it ("pirate", "emojis" and "parrot" were in the requests).
     """
-    own = content_words(earlier) - set().union(*(content_words(text) for text in besides))
+    asked: set[str] = set().union(*(content_words(text) for text in besides))
+    own = content_words(earlier) - asked
     return len(own & content_words(reply)) >= 2
 
 

@@ -27,6 +27,7 @@ They are deliberately conservative: a wrong memory is worse than none, so "I'm t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
@@ -282,7 +283,7 @@ def ages_stated(text: str) -> list[int]:
 
 
 #: What a reply can state about a person, by kind: the vocabulary of "did not know" checks.
-PERSONAL_FACTS = {"name": names_stated, "city": places_stated, "age": ages_stated}
+PERSONAL_FACTS: dict[str, Callable[[str], list[Any]]] = {"name": names_stated, "city": places_stated, "age": ages_stated}
 
 
 #: Words of four letters or more that any two English replies share: no sign that one builds on the other.
