@@ -115,10 +115,21 @@ def _read_claims(log: Path) -> list[dict[str, object]]:
 def _one_line(exc: BaseException) -> str:
     """The last meaningful line of a cell error (nbclient puts the traceback first)."""
     ename, evalue = getattr(exc, "ename", None), getattr(exc, "evalue", None)
+    if ename and not str(evalue or "").strip():  # a bare assert: show the line that failed
+        failed = [line for line in _plain(str(exc)).splitlines() if line.lstrip().startswith("---->")]
+        if failed:
+            return f"{ename} at: {failed[-1].split('---->', 1)[1].strip().lstrip('0123456789 ').strip()}"[:200]
     if ename:
         return f"{ename}: {evalue}".splitlines()[0][:200]
     lines = [line for line in str(exc).splitlines() if line.strip()]
     return (lines[-1] if lines else type(exc).__name__)[:200]
+
+
+def _plain(text: str) -> str:
+    """``text`` without terminal colour codes (a kernel's traceback carries them)."""
+    import re
+
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
 def render_table(runs: Sequence[LessonRun], model: str, *, cap: str = "") -> str:

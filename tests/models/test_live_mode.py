@@ -68,6 +68,12 @@ def test_live_mode_runs_on_the_configured_model_and_tables_the_claims(stand_in, 
     assert 0 < seconds < 120
 
 
+def test_a_bare_assert_is_reported_by_the_line_that_failed(stand_in, tmp_path) -> None:
+    bare = notebook(tmp_path / "04_bare.ipynb", "x = 3\nassert x < 2")
+    run = live.run_lesson(bare, cell_timeout=60)
+    assert not run.ran and run.error == "AssertionError at: assert x < 2", run.error
+
+
 def test_a_lesson_that_ends_without_reaching_its_claims_did_not_run() -> None:
     run = live.LessonRun("05_x", ran=True, seconds=1.0, claims=[{"claim": "a", "shown": True}], expected=3)
     table = live.render_table([run], "a model", cap="LOCAL_MODEL_MAX_TOKENS=5")
