@@ -8,11 +8,13 @@ the policy's cap cut and prints one line naming the variable, and :func:`lesson_
 reports a claim made on a cut reply as *cut by the cap*, not as something the model did not show.
 
 A cap the caller set itself (a lesson that asks for short replies) is the caller's choice: it is
-counted, not announced.
+counted, not announced. The line goes to stderr: a notebook shows it under the cell, and a child
+process whose stdout *is* the reply (lesson 05 resumes a session in one) keeps its stdout clean.
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from .policy import MAX_TOKENS_VARIABLE
@@ -46,7 +48,7 @@ def note_finish(finish_reason: object, cap: int | None, *, from_policy: bool) ->
     if from_policy:
         RECORD.cut += 1
         RECORD.cap = cap
-        print(cut_by_cap_line(cap), flush=True)
+        print(cut_by_cap_line(cap), file=sys.stderr, flush=True)
     return True
 
 

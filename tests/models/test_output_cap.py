@@ -25,7 +25,9 @@ async def test_a_reply_cut_by_the_cap_says_so_in_one_line(clean_env, capsys) -> 
         cut = await agent.run(LONG)
         streamed = [u.text async for u in agent.run(LONG, stream=True)]
         whole = await agent.run("Hi")
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    out = captured.err
+    assert "LOCAL_MODEL_MAX_TOKENS" not in captured.out, "stdout stays the reply's (a child process prints its reply there)"
     assert len(cut.text.split()) == 5 and "".join(streamed).split() == cut.text.split()
     notes = [line for line in out.splitlines() if "LOCAL_MODEL_MAX_TOKENS=5" in line]
     assert len(notes) == 2, out  # the plain and the streamed reply, once each; "Hi" was not cut
@@ -39,7 +41,8 @@ async def test_a_cap_the_caller_chose_is_counted_not_announced(clean_env, capsys
         summary = await CappedClient(get_chat_client(), 4).get_response([LONG])
     assert len(reply.text.split()) == 3 and len(summary.text.split()) == 4
     assert server.requests[0]["max_tokens"] == 3, "the caller's cap under both names, not the policy's 512"
-    assert "LOCAL_MODEL_MAX_TOKENS" not in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert "LOCAL_MODEL_MAX_TOKENS" not in captured.out + captured.err
 
 
 async def test_a_claim_on_a_cut_reply_says_cut_by_the_cap(clean_env, capsys, tmp_path) -> None:
