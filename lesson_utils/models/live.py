@@ -125,6 +125,13 @@ def _one_line(exc: BaseException) -> str:
     return (lines[-1] if lines else type(exc).__name__)[:200]
 
 
+def progress_line(run: LessonRun) -> str:
+    """One lesson's result as soon as it is known: status, seconds, claims reached and shown."""
+    status = "ok" if run.complete else ("FAILED" if not run.ran else "short")
+    line = f"{status} in {run.seconds:.1f} s; {len(run.claims)} of {run.expected} claims reached, {len(run.shown)} shown"
+    return line + (f" \u2014 {run.error}" if run.error else "")
+
+
 def _plain(text: str) -> str:
     """``text`` without terminal colour codes (a kernel's traceback carries them)."""
     import re
@@ -191,7 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs = []
     for path in args.notebooks or lesson_notebooks():
         print(f"running {path.name} ...", flush=True)
-        runs.append(run_lesson(path, cell_timeout=args.cell_timeout))
+        runs.append(run := run_lesson(path, cell_timeout=args.cell_timeout))
+        print(f"  {progress_line(run)}", flush=True)  # a run stopped half-way still leaves its figures
     print()
     print(render_table(runs, str(model), cap=cap_in_force()))
     return 0 if all(r.complete for r in runs) else 1

@@ -64,6 +64,7 @@ def test_live_mode_runs_on_the_configured_model_and_tables_the_claims(stand_in, 
     assert "02_breaks: FAILED \u2014 RuntimeError: this lesson broke" in out
     assert "2 of 3 lessons ran with every claim reached; 2 of 3 model claims demonstrated." in out
     assert "without encryption" not in captured.err + out, "no kernel transport notice in live mode"
+    assert "  ok in " in out and "2 of 2 claims reached, 1 shown" in out, "each lesson's figures as soon as it ends"
     seconds = float(rows["01_talks"][2])
     assert 0 < seconds < 120
 
