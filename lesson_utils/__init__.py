@@ -16,6 +16,8 @@ _EXPORTS: dict[str, str] = {
     "Lesson": "lesson_utils.lesson",
     "show_source": "lesson_utils.source",
     "expect_model": "lesson_utils.claims",
+    "knows_nothing_about": "lesson_utils.claims",
+    "builds_on": "lesson_utils.claims",
     # The base of the package's own errors (each message names its fix).
     "LessonError": "lesson_utils.errors",
     # The model: offline lesson model and real clients.

@@ -8,6 +8,12 @@ it (it used the name, it called the tool) hold for certain only on the determini
 - on the offline model it asserts, so the test suite fails if the lesson stops showing its point;
 - on a real model it prints one line, ``✓ …`` or ``✗ … — <what to try>``, and never passes silently.
 
+A claim is judged by what the reply *contains*, never by the offline model's wording: "did not know the
+name" fails on an invented name as much as on the right one (:func:`knows_nothing_about`, read with the
+one language module), and "built on turn 1's joke" means the reply reuses that joke's words
+(:func:`builds_on`). A claim made on a reply the output cap cut says "cut by the cap" (``models/cap.py``),
+not that the model did not show it.
+
 When ``LESSON_CLAIMS_LOG`` names a file, every claim is appended to it as one JSON line; that is how
 ``python course.py test --live`` builds its per-lesson table of what a real model demonstrated.
 """
@@ -16,11 +22,17 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
+from .language import PERSONAL_FACTS, content_words
 from .models import describe_chat_client
+from .models.cap import RECORD as CAP_RECORD
+from .models.cap import cuts_so_far
+from .models.policy import MAX_TOKENS_VARIABLE
 
 CLAIMS_LOG_VARIABLE = "LESSON_CLAIMS_LOG"
+_cuts_seen = 0  # cuts_so_far() when the previous claim was made
 
 
 def expect_model(claim: str, shown: bool, *, hint: str = "") -> bool:
@@ -29,25 +41,56 @@ def expect_model(claim: str, shown: bool, *, hint: str = "") -> bool:
     ``hint`` says what a learner on a real model can do when it did not (shown after ``✗``).
     Returns ``shown`` so a cell can branch on it.
     """
+    global _cuts_seen
     shown = bool(shown)
+    cut = cuts_so_far() > _cuts_seen  # a reply since the previous claim stopped at the output cap
+    _cuts_seen = cuts_so_far()
     model = describe_chat_client()
-    _log(claim, shown, model.kind, model.model)
+    _log(claim, shown, model.kind, model.model, cut=cut)
     if model.kind == "offline":
         assert shown, f"the offline lesson model should show: {claim}"
         print(f"\u2713 {claim}")
         return shown
     if shown:
         print(f"\u2713 {claim} (this model showed it)")
+    elif cut:
+        print(f"\u2717 {claim}: not shown, the reply was cut by the cap ({MAX_TOKENS_VARIABLE}={CAP_RECORD.cap}) "
+              f"\u2014 raise {MAX_TOKENS_VARIABLE} in .env and run the cell again")
     else:
         extra = f" \u2014 {hint}" if hint else ""
         print(f"\u2717 {claim}: this model did not show it{extra}")
     return shown
 
 
-def _log(claim: str, shown: bool, kind: str, model: str | None) -> None:
+def knows_nothing_about(reply: str, *kinds: str, allowed: Iterable[object] = ()) -> bool:
+    """True when ``reply`` states no ``kinds`` of personal fact ("name", "city", "age") except ``allowed`` ones.
+
+    A model that was sent no name and answers "My name is Sarah." did not show that it did not know the
+    name: it invented one. So a "did not know" claim holds only when the reply names none at all (or only
+    a value in ``allowed``, one the model was in fact sent).
+    """
+    unknown = [kind for kind in kinds if kind not in PERSONAL_FACTS]
+    if unknown or not kinds:
+        raise ValueError(f"kinds must be among {sorted(PERSONAL_FACTS)}; got {list(kinds) or 'none'}")
+    permitted = {str(value).lower() for value in allowed}
+    return not any(str(value).lower() not in permitted for kind in kinds for value in PERSONAL_FACTS[kind](reply))
+
+
+def builds_on(reply: str, earlier: str, *, besides: Iterable[str] = ()) -> bool:
+    """True when ``reply`` reuses at least two of ``earlier``'s words that the ``besides`` texts (the request) lack.
+
+    "Turn 2 built on turn 1's joke" is judged by what turn 2 contains: the joke's own words, not the words
+    of the question that asked for it ("pirate", "emojis" and "parrot" were in the requests).
+    """
+    asked: set[str] = set().union(*(content_words(text) for text in besides))
+    own = content_words(earlier) - asked
+    return len(own & content_words(reply)) >= 2
+
+
+def _log(claim: str, shown: bool, kind: str, model: str | None, *, cut: bool = False) -> None:
     path = os.environ.get(CLAIMS_LOG_VARIABLE)
     if not path:
         return
-    record = {"claim": claim, "shown": shown, "kind": kind, "model": model}
+    record = {"claim": claim, "shown": shown, "kind": kind, "model": model, "cut": cut}
     with open(Path(path), "a", encoding="utf-8") as f:
         f.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -34,3 +34,16 @@ def message_tokens(messages: Sequence[Message], tokenizer: TokenizerProtocol | N
     copies = [Message(m.role, list(m.contents), author_name=m.author_name, message_id=m.message_id) for m in messages]
     annotate_message_groups(copies, tokenizer=tokenizer or DEFAULT_TOKENIZER)
     return included_token_count(copies)
+
+
+def within_budget(history: Sequence[Message], budget: int, *, kept: int = 1,
+                  tokenizer: TokenizerProtocol | None = None) -> bool:
+    """What a truncating strategy guarantees: ``history`` fits ``budget``, or it is only what the strategy keeps.
+
+    ``TruncationStrategy`` and ``TokenBudgetComposedStrategy`` drop the oldest groups until the budget
+    holds, but never the newest group (and, anchored, never the first user message): a projection must
+    not be empty. So a single reply longer than the budget is sent anyway, alone. ``kept`` is how many
+    messages the strategy never drops (1, or 2 with ``preserve_first_user_group=True``). How long a reply
+    is belongs to the model, so this is the check that holds on every model.
+    """
+    return message_tokens(history, tokenizer) <= budget or len(history) <= kept

@@ -67,6 +67,12 @@ class EnvironmentReport:
         verdict = "All required checks passed." if self.ok else f"{sum(r.required for r in self.failures)} required check(s) failed; see the fixes above."
         return "\n".join([*lines, "", verdict])
 
+    def failed_summary(self) -> str:
+        """The required failures on one line each, first line included: readable without the report above it."""
+        failed = [r for r in self.failures if r.required]
+        lines = [f"FAIL {r.name}: {r.detail}" + (f" \u2014 fix: {r.fix}" if r.fix else "") for r in failed]
+        return "; ".join(lines) if lines else "all required checks passed"
+
 
 # -- Python and packages ---------------------------------------------------------------------------
 
@@ -186,11 +192,30 @@ def _field(description: Any, key: str) -> Any:
     return getattr(description, key, None)
 
 
+#: The settings a backend reads, in the order a learner would check them (see ``models/backends.py``).
+_SETTING_KEYS = ("url_var", "model_var", "api_key_var")
+OFFLINE_FALLBACK = "or set LESSON_MODEL=offline to use the offline lesson model"
+
+
+def _model_fix(variables: Iterable[str]) -> str:
+    """The fix for a model that failed: the variables of *its* backend, or the choice itself when unknown."""
+    named = [v for v in dict.fromkeys(variables) if v]
+    where = ", ".join(named) if named else "LESSON_MODEL and the variables of the backend you chose"
+    return f"check {where} in .env, {OFFLINE_FALLBACK}"
+
+
 async def check_model(
-    describe: Callable[[], Any] | None = None, probe: Callable[[], Awaitable[Any]] | None = None
+    describe: Callable[[], Any] | None = None,
+    probe: Callable[[], Awaitable[Any]] | None = None,
+    served: Callable[[str], Awaitable[list[str] | None]] | None = None,
 ) -> CheckResult:
-    """Which model is active and whether it answers; the offline model always does."""
-    fix = "check the LESSON_MODEL / OPENAI_* / AZURE_OPENAI_* settings in .env, or set LESSON_MODEL=offline to use the offline lesson model"
+    """Which model is active and whether it answers; the offline model always does.
+
+    A failure names the variables of the backend that failed (``LOCAL_MODEL_BASE_URL`` for a local
+    server, not the OpenAI ones). For a local server, the ids it lists at ``/v1/models`` are compared
+    with the configured name: llama.cpp's server answers to any name, so a wrong ``LOCAL_MODEL``
+    would otherwise pass unnoticed. ``served`` (for tests) returns those ids, or None when unknown.
+    """
     try:
         if describe is None:
             from lesson_utils.models import describe_chat_client
@@ -198,8 +223,10 @@ async def check_model(
             describe = describe_chat_client
         description = describe()
     except Exception as exc:  # a configured-but-broken model: one clear line
-        return CheckResult("model", False, f"{type(exc).__name__}: {exc}", fix=fix)
+        return CheckResult("model", False, f"{type(exc).__name__}: {exc}", fix=_model_fix([getattr(exc, "variable", "")]))
     kind, model, base_url, reason = (_field(description, k) for k in ("kind", "model", "base_url", "reason"))
+    settings = _field(description, "settings") or {}
+    fix = _model_fix(settings.get(key, "") for key in _SETTING_KEYS)
     label = f"{kind} ({model})" + (f" at {base_url}" if base_url else "")
     if kind == "offline":
         return CheckResult("model", True, f"{label}; {reason}. Always reachable: it runs inside this process")
@@ -208,7 +235,31 @@ async def check_model(
         await probe()
     except Exception as exc:
         return CheckResult("model", False, f"{label} is configured ({reason}) but did not answer: {exc}", fix=fix)
+    if kind == "local" and base_url:
+        ids = await (served or _served_model_ids)(str(base_url))
+        if ids and model not in ids:
+            model_var = settings.get("model_var") or "LOCAL_MODEL"
+            return CheckResult(
+                "model",
+                False,
+                f"{label} answered, but the server lists no model {model!r} at /v1/models; it lists: {', '.join(ids)}",
+                fix=f"set {model_var} to one of: {', '.join(ids)} (for llama-server, the name given with -a)",
+            )
     return CheckResult("model", True, f"{label} answered; {reason}")
+
+
+async def _served_model_ids(base_url: str) -> list[str] | None:
+    """The model ids an OpenAI-compatible server lists at ``/models``; None when it lists none or cannot say."""
+    import httpx
+
+    try:
+        async with httpx.AsyncClient(timeout=10) as http:
+            response = await http.get(base_url.rstrip("/") + "/models")
+        data = response.json().get("data") if response.status_code == 200 else None
+    except Exception:  # a server without the listing route: nothing to compare with
+        return None
+    ids = [str(item.get("id")) for item in data or [] if isinstance(item, dict) and item.get("id")]
+    return ids or None
 
 
 async def _default_model_probe() -> Any:

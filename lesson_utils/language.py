@@ -27,19 +27,26 @@ They are deliberately conservative: a wrong memory is worse than none, so "I'm t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
     "MAX_AGE",
     "INSTRUCTION_PHRASES",
     "MIN_AGE",
+    "COMMON_WORDS",
     "NOT_A_NAME",
+    "PERSONAL_FACTS",
     "REMEMBER_PHRASES",
+    "ages_stated",
+    "content_words",
     "extract_age",
     "extract_name",
     "instruction_request",
     "is_plausible_age",
     "is_plausible_name",
+    "names_stated",
+    "places_stated",
     "remember_request",
     "strip_remember_prefix",
 ]
@@ -244,3 +251,100 @@ def instruction_request(text: str) -> str | None:
             continue
         return f"never {what}" if match.group("lead").lower() == "never" else what
     return None
+
+
+# ------------------------------------------------------------------------------ what a reply states
+#
+# A "did not know" check on a real model must fail when the model *invents* the fact as well as when it
+# states the right one: "My name is Sarah." is no more ignorance of "Ada" than "Your name is Ada." is. These
+# read what a reply (any speaker, any person) states as someone's name, home town or age, by the phrasing
+# around it, so "Kyoto" in a travel tip is no city of residence and "Qwen" introducing itself is no user.
+
+_CAP = r"[A-Z][^\W\d_]*(?:['\u2019\-][^\W\d_]+)*"
+_PLACE = rf"{_CAP}(?:\s+{_CAP}){{0,2}}"
+_ADDRESSED = re.compile(  # "Hi Sarah", "Hello, John!", "Nice to meet you, Ada."
+    rf"(?:^|[.!?]\s+|\n)\s*(?:hi|hello|hey|dear|welcome(?:\s+back)?|good\s+(?:morning|afternoon|evening)|"
+    rf"nice\s+to\s+meet\s+you|greetings)[,!]?\s+(?P<value>{_CAP})\b(?!['\u2019]s)",
+    re.IGNORECASE,
+)
+_NAMED = re.compile(  # "your name is Ada", "the user's name is Ada", "you're Ada", "called Ada"
+    rf"(?i:\b(?:your|his|her|their|the\s+user{_APOS}s|user{_APOS}s)\s+name\s+(?:is|was|might\s+be|could\s+be|is\s+probably)"
+    rf"|\bname\s*:|\byou\s+are|\byou{_APOS}re|\byou\s+were)\s+(?P<value>{_NAME})"
+)
+_SELF_INTRODUCTION = re.compile(r"(?i)\b(?:assistant|ai\b|a\.i\.|language\s+model|chatbot|created\s+by|developed\s+by|bot\b)")
+_RESIDENCE = re.compile(  # "I live in a small town called Oakville", "you're from Berlin", "Alex lives in Porto"
+    rf"\b(?i:lives?|lived|living|resides?|residing|based|located|settled|moved|staying)\b[^.!?\n]{{0,40}}?"
+    rf"\b(?i:in|at|to|near|called|named)\s+(?P<place>{_PLACE})"
+    rf"|\b(?i:home\s*town|home|city|town)\s+(?i:is|was)\s+(?P<home>{_PLACE})"
+    rf"|\b(?i:from)\s+(?P<origin>{_PLACE})"
+)
+_AGE_STATED = re.compile(
+    r"(?i)(?:\b(?:you\s+are|you're|you\s+were|age\s+(?:is|was|of)|age\s*:|aged)\s+(?P<a>\d{1,3})\b(?!\s*(?:%|\.\d|[a-z]))"
+    r"|\b(?P<b>\d{1,3})\s*(?:-\s*)?(?:years?|yrs?)(?:\s*-\s*|\s+)old\b)"
+)
+
+
+def _not_a_word_of_the_vocabulary(value: str) -> bool:
+    return bool(value) and value.split()[0].lower() not in NOT_A_NAME and value != "I"
+
+
+def names_stated(text: str) -> list[str]:
+    """Every name ``text`` gives a person: "My name is Sarah", "your name is Ada", "Hi John", "you're Ada".
+
+    A speaker introducing itself as an assistant ("I'm Qwen, an AI assistant") names no user.
+    """
+    found: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text or ""):
+        own = extract_name(sentence)
+        if own and not _SELF_INTRODUCTION.search(sentence):
+            found.append(own)
+    for pattern in (_ADDRESSED, _NAMED):
+        for match in pattern.finditer(text or ""):
+            value = _clean_name(match.group("value"), explicit=False) if pattern is _NAMED else match.group("value")
+            if value and _not_a_word_of_the_vocabulary(value) and is_plausible_name(value):
+                found.append(value)
+    return list(dict.fromkeys(found))
+
+
+def places_stated(text: str) -> list[str]:
+    """Every place ``text`` says someone lives in or comes from ("I live in a town called Oakville")."""
+    found = []
+    for match in _RESIDENCE.finditer(text or ""):
+        value = next(group for group in match.groups() if group)
+        if _not_a_word_of_the_vocabulary(value):
+            found.append(value)
+    return list(dict.fromkeys(found))
+
+
+def ages_stated(text: str) -> list[int]:
+    """Every age ``text`` gives someone: "I am 30 years old", "you're 31", "a 44-year-old", "aged 5"."""
+    found = [age] if (age := extract_age(text or "")) is not None else []
+    for match in _AGE_STATED.finditer(text or ""):
+        value = int(match.group("a") or match.group("b"))
+        if is_plausible_age(value):
+            found.append(value)
+    return list(dict.fromkeys(found))
+
+
+#: What a reply can state about a person, by kind: the vocabulary of "did not know" checks.
+PERSONAL_FACTS: dict[str, Callable[[str], list[Any]]] = {"name": names_stated, "city": places_stated, "age": ages_stated}
+
+
+#: Words of four letters or more that any two English replies share: no sign that one builds on the other.
+COMMON_WORDS: frozenset[str] = frozenset(
+    """
+    about after again also because been before being both could does doing done each even every from
+    have here into just like made make many more most much must only other over said same says some
+    such sure than that their them then there these they this those very want well were what when where
+    which while will with would your yours here's that's what's there's it's let's don't didn't can't
+    couldn't wouldn't shouldn't isn't wasn't aren't won't doesn't haven't i'll i've you're you'll
+    okay sorry thanks thank hello please
+    """.split()
+)
+
+
+def content_words(text: str) -> set[str]:
+    """The lower-case words of four letters or more in ``text``, less :data:`COMMON_WORDS`: its substance."""
+    words = {word.lower().replace("\u2019", "'") for word in re.findall(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?", text or "")}
+    words = {word[:-2] if word.endswith("'s") and word not in COMMON_WORDS else word for word in words}  # parrot's -> parrot
+    return {word for word in words if len(word) >= 4 and word not in COMMON_WORDS}

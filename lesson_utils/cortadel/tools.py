@@ -123,10 +123,9 @@ def _build_add_tool(
     async def add_memories(
         text: Annotated[
             str,
-            # The example is deliberately unlike any lesson's fact: small models copy examples, and a
-            # copied lesson fact would look like success.
-            Field(description="The fact worth remembering, as one complete sentence (e.g. 'Keeps a sourdough "
-                  "starter named Bubbles').")
+            # No example value: small models copy examples, and a copied example is a false memory
+            # about the user (a 0.5B model stored the old example sentence as the user's fact).
+            Field(description="The fact worth remembering, in the user's own terms, as one complete sentence.")
         ],
     ) -> str:
         fact = (text or "").strip()

@@ -7,6 +7,7 @@ object does three jobs in one place, with no subclass of a framework client:
 
 - **options**: the policy's ``max_tokens`` cap and ``store=False`` are added to the call's options
   unless the caller set them;
+- **the cap**: a reply the policy's cap cut (finish reason ``length``) says so in one line (``cap.py``);
 - **time**: a call that runs past the policy's timeout is stopped — including a stream that keeps
   producing tokens forever, which the HTTP timeout alone never stops;
 - **errors**: whatever the call raises becomes the one-line :class:`ModelConfigurationError` of
@@ -22,6 +23,7 @@ from typing import Any
 
 from agent_framework import ChatContext, ChatMiddleware, ResponseStream
 
+from .cap import note_finish
 from .configuration import ChatClientInfo
 from .errors import ModelCallTimedOut, Rule, explain_model_error
 from .policy import CallPolicy
@@ -41,7 +43,10 @@ class ModelCallGuard(ChatMiddleware):
         return explained if explained is not None else exc
 
     async def process(self, context: ChatContext, call_next: Callable[[], Awaitable[None]]) -> None:
-        context.options = {**self.policy.options(), **dict(context.options or {})}
+        chosen = dict(context.options or {})
+        context.options = {**self.policy.options(chosen), **chosen}
+        cap = context.options.get("max_tokens")
+        from_policy = "max_tokens" not in chosen
         deadline = time.monotonic() + self.policy.timeout
         try:
             if context.stream:
@@ -54,9 +59,15 @@ class ModelCallGuard(ChatMiddleware):
             self._raise_explained(exc)
         if context.stream and isinstance(context.result, ResponseStream):
             inner = context.result
-            context.result = ResponseStream(
-                self._guarded(inner, deadline), finalizer=lambda _updates: inner.get_final_response()
-            )
+
+            async def finalise(_updates: Any) -> Any:
+                response = await inner.get_final_response()
+                note_finish(getattr(response, "finish_reason", None), cap, from_policy=from_policy)
+                return response
+
+            context.result = ResponseStream(self._guarded(inner, deadline), finalizer=finalise)
+        elif not context.stream:
+            note_finish(getattr(context.result, "finish_reason", None), cap, from_policy=from_policy)
 
     async def _guarded(self, inner: ResponseStream[Any, Any], deadline: float) -> AsyncIterator[Any]:
         try:

@@ -34,13 +34,15 @@ class CallPolicy:
     max_tokens: int | None = None
     keep_history_local: bool = False  # send store=False: the agent session, not the service, keeps history
 
-    def options(self) -> dict[str, object]:
-        """The chat options this policy adds to a call that did not set them itself."""
+    def options(self, chosen: Mapping[str, object] | None = None) -> dict[str, object]:
+        """The chat options this policy adds to a call whose caller ``chosen`` options did not set them."""
         added: dict[str, object] = {}
-        if self.max_tokens:
-            added["max_tokens"] = self.max_tokens  # sent as max_completion_tokens by the framework
-            # Older local servers (llama-cpp-python, some Ollama versions) read only max_tokens.
-            added["extra_body"] = {"max_tokens": self.max_tokens}
+        cap = (chosen or {}).get("max_tokens") or self.max_tokens
+        if cap:
+            added["max_tokens"] = cap  # sent as max_completion_tokens by the framework
+            # Older local servers (llama-cpp-python, some Ollama versions) read only max_tokens: the
+            # same cap under both names, the caller's when it chose one.
+            added["extra_body"] = {"max_tokens": cap}
         if self.keep_history_local:
             added["store"] = False
         return added

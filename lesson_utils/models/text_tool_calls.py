@@ -99,12 +99,20 @@ def _call_syntax(text: str, names: set[str]) -> list[TextToolCall]:
 README_SECTION = "README, 'Choosing a local model'"
 
 
+def written_call_hint(text: str | None, tools: Iterable[Any]) -> str:
+    """The hint for a reply that *wrote* a call to one of ``tools`` as text, or "" when it wrote none."""
+    written = find_text_tool_calls(text, tools)
+    if not written:
+        return ""
+    return (
+        f"it wrote the call as text ({written[0]}) instead of making it; small local models often write "
+        f"tool calls as text \u2014 see {README_SECTION}"
+    )
+
+
 def missing_call_hint(text: str | None, tools: Iterable[Any]) -> str:
     """What to tell a learner whose model did not call a tool: did it write the call as text instead?"""
-    written = find_text_tool_calls(text, tools)
+    written = written_call_hint(text, tools)
     if written:
-        return (
-            f"it wrote the call as text ({written[0]}) instead of making it; small local models often write "
-            f"tool calls as text \u2014 see {README_SECTION}"
-        )
+        return written
     return f"it answered without the tool; a model that calls tools reliably helps \u2014 see {README_SECTION}"

@@ -3,7 +3,9 @@
 It answers by echoing the last user message (usage counts words), or with ``reply(request)`` when
 given one (a test that needs a particular answer, e.g. the JSON of the model update decider), streams with server-sent events, returns 401 for a
 wrong bearer key and 404 for an unknown model — the same shapes a real server (OpenAI, Ollama,
-LM Studio) returns.
+LM Studio) returns. A ``max_tokens`` below the echo's word count cuts the reply to that many words with
+finish reason ``length``, as a capped model does; ``GET /v1/models`` lists ``models``.
+``answers_any_model=True`` answers whatever model is named, as llama.cpp's ``llama-server`` does.
 
 ``misbehave`` makes it fail the ways real small local servers fail, on purpose:
 
@@ -35,7 +37,9 @@ class StandInServer:
         misbehave: str | None = None,
         delay: float = 5.0,
         reply: Callable[[dict[str, Any]], str] | None = None,
+        answers_any_model: bool = False,
     ) -> None:
+        self.answers_any_model = answers_any_model
         self.api_key = api_key
         self.reply = reply
         self.models = models
@@ -79,6 +83,12 @@ class StandInServer:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def do_GET(self) -> None:  # http.server naming
+                if self.path.rstrip("/") != "/v1/models":
+                    return self._json(404, {"error": {"message": "no such route", "type": "invalid_request_error"}})
+                return self._json(200, {"object": "list", "data": [
+                    {"id": name, "object": "model", "owned_by": "stand-in"} for name in server.models]})
+
             def do_POST(self) -> None:  # http.server naming
                 length = int(self.headers.get("Content-Length") or 0)
                 request = json.loads(self.rfile.read(length) or b"{}")
@@ -89,7 +99,7 @@ class StandInServer:
                         401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error",
                                         "code": "invalid_api_key"}}
                     )
-                if request.get("model") not in server.models:
+                if request.get("model") not in server.models and not server.answers_any_model:
                     return self._json(
                         404, {"error": {"message": f"model {request.get('model')!r} not found",
                                         "type": "invalid_request_error", "code": "model_not_found"}}
@@ -105,13 +115,17 @@ class StandInServer:
                     last = " ".join(part.get("text", "") for part in last if isinstance(part, dict))
                 reply = (server.reply(request) if server.reply is not None
                          else f"Echo: {last} ({len(request.get('messages', []))} messages)")
+                cap = request.get("max_tokens") or request.get("max_completion_tokens")
+                finish = "stop"
+                if cap and len(reply.split()) > int(cap):  # a capped model stops mid-sentence
+                    reply, finish = " ".join(reply.split()[: int(cap)]), "length"
                 prompt = sum(len(str(m.get("content") or "").split()) for m in request.get("messages", []))
                 completion = len(reply.split())
                 usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
                 base = {"id": "chatcmpl-1", "created": 1700000000, "model": request["model"]}
                 if not request.get("stream"):
                     return self._json(200, {**base, "object": "chat.completion", "usage": usage, "choices": [
-                        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply}}]})
+                        {"index": 0, "finish_reason": finish, "message": {"role": "assistant", "content": reply}}]})
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
@@ -122,7 +136,7 @@ class StandInServer:
                              "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
                     self.wfile.write(f"data: {json.dumps(event)}\n\n".encode("utf-8"))
                 done = {**base, "object": "chat.completion.chunk",
-                        "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+                        "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
                 self.wfile.write(f"data: {json.dumps(done)}\n\n".encode("utf-8"))
                 tail = {**base, "object": "chat.completion.chunk", "choices": [], "usage": usage}
                 self.wfile.write(f"data: {json.dumps(tail)}\n\ndata: [DONE]\n\n".encode("utf-8"))

@@ -33,7 +33,7 @@ def stand_in(clean_env):
         yield server
 
 
-def test_live_mode_runs_on_the_configured_model_and_tables_the_claims(stand_in, tmp_path, capsys) -> None:
+def test_live_mode_runs_on_the_configured_model_and_tables_the_claims(stand_in, tmp_path, capfd) -> None:
     talks = notebook(
         tmp_path / "01_talks.ipynb",
         "from agent_framework import Agent\nfrom lesson_utils import expect_model, start_lesson\n"
@@ -45,22 +45,42 @@ def test_live_mode_runs_on_the_configured_model_and_tables_the_claims(stand_in, 
         tmp_path / "02_breaks.ipynb",
         "from lesson_utils import expect_model\nexpect_model('shown before the failure', True)",
         "raise RuntimeError('this lesson broke')",
+        "expect_model('never reached', True)",
     )
     silent = notebook(tmp_path / "03_silent.ipynb", "x = 1")
     status = live.main([str(talks), str(breaks), str(silent), "--cell-timeout", "120"])
-    out = capsys.readouterr().out
+    captured = capfd.readouterr()
+    out = captured.out
     assert status == 1, "a lesson that failed to run fails the live run"
     assert f"local model stand-in-model at {stand_in.base_url}" in out
+    assert "LOCAL_MODEL_MAX_TOKENS=512, LESSON_MODEL_TIMEOUT=120 s" in out, "the table states the cap in force"
     assert stand_in.requests, "the notebook reached the configured model, not the offline one"
     rows = {line.split()[0]: line.split() for line in out.splitlines() if line.startswith(("01_", "02_", "03_"))}
-    assert rows["01_talks"][1] == "ok" and rows["01_talks"][3:6] == ["1", "of", "2"]
-    assert rows["02_breaks"][1] == "FAILED" and rows["02_breaks"][3:6] == ["1", "of", "1"]
+    assert rows["01_talks"][1] == "ok" and rows["01_talks"][3:7] == ["2", "of", "2", "1"]
+    # A lesson that stopped early says how many of its claims it reached, not only those it did.
+    assert rows["02_breaks"][1] == "FAILED" and rows["02_breaks"][3:6] == ["1", "of", "2"]
     assert rows["03_silent"][1] == "ok" and "none made" in " ".join(rows["03_silent"])
     assert "01_talks: \u2717 the model answered in French" in out
     assert "02_breaks: FAILED \u2014 RuntimeError: this lesson broke" in out
-    assert "2 of 3 lessons ran; 2 of 3 model claims demonstrated." in out
+    assert "2 of 3 lessons ran with every claim reached; 2 of 3 model claims demonstrated." in out
+    assert "without encryption" not in captured.err + out, "no kernel transport notice in live mode"
+    assert "  ok in " in out and "2 of 2 claims reached, 1 shown" in out, "each lesson's figures as soon as it ends"
     seconds = float(rows["01_talks"][2])
     assert 0 < seconds < 120
+
+
+def test_a_bare_assert_is_reported_by_the_line_that_failed(stand_in, tmp_path) -> None:
+    bare = notebook(tmp_path / "04_bare.ipynb", "x = 3\nassert x < 2")
+    run = live.run_lesson(bare, cell_timeout=60)
+    assert not run.ran and run.error == "AssertionError at: assert x < 2", run.error
+
+
+def test_a_lesson_that_ends_without_reaching_its_claims_did_not_run() -> None:
+    run = live.LessonRun("05_x", ran=True, seconds=1.0, claims=[{"claim": "a", "shown": True}], expected=3)
+    table = live.render_table([run], "a model", cap="LOCAL_MODEL_MAX_TOKENS=5")
+    assert not run.complete and "short" in table and "reached 1 of its 3 claims" in table
+    cut = live.LessonRun("09_y", ran=True, seconds=1.0, claims=[{"claim": "b", "shown": False, "cut": True}], expected=1)
+    assert "09_y: \u2717 b (cut by the cap)" in live.render_table([cut], "a model")
 
 
 def test_claims_logs_are_per_notebook_and_cleaned_up(stand_in, tmp_path) -> None:

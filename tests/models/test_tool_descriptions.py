@@ -1,5 +1,5 @@
-"""The memory tools' descriptions use examples unrelated to any lesson: small models copy examples,
-and a copied lesson fact ("ships on Fridays") looks like the model remembered something."""
+"""The memory tools' descriptions hold no example value: small models copy examples, and a model that
+really calls ``add_memories`` would store the copied example as a false fact about the user."""
 
 from __future__ import annotations
 
@@ -26,19 +26,32 @@ def _lesson_text() -> str:
     return "\n".join(cells).lower()
 
 
-def test_tool_examples_appear_in_no_lesson() -> None:
+def _descriptions() -> str:
     from lesson_utils.cortadel.client import MemoryClient
 
     client = _NoClient()
     assert isinstance(client, MemoryClient)
-    text = _lesson_text()
-    schema = json.dumps([tool.parameters() for tool in create_memory_tools(client)])
-    descriptions = " ".join(tool.description for tool in create_memory_tools(client)) + schema
-    examples = re.findall(r"e\.g\. '([^']+)'", descriptions)
-    assert examples, "the add_memories text parameter gives an example sentence"
-    lesson_words = set(re.findall(r"[a-z]+", text))
-    for example in examples:
-        # Its nouns, not its verbs: "keeps" may well appear in a lesson; "sourdough" must not.
-        nouns = [w for w in re.findall(r"[a-z]+", example.lower()) if len(w) > 5]
-        assert nouns and not [w for w in nouns if w in lesson_words], f"{example!r} shares words with a lesson"
-    assert "friday" not in descriptions.lower()
+    tools = create_memory_tools(client)
+    return " ".join(tool.description for tool in tools) + json.dumps([tool.parameters() for tool in tools])
+
+
+def test_tool_descriptions_hold_no_example_value() -> None:
+    # A model that really calls add_memories would store a copied example as a fact about the user.
+    descriptions = _descriptions()
+    assert not re.search(r"\b(?:e\.g\.|i\.e\.|for example|for instance|such as)", descriptions, re.IGNORECASE)
+    # A quoted value, in the text or (escaped) in the JSON schema; an apostrophe ("user's") is no quote.
+    quoted = re.findall(r"(?<![A-Za-z])'[^']{3,}'(?![A-Za-z])|\\\"[^\\]{3,}\\\"", descriptions)
+    assert not quoted, f"a tool description quotes an example value: {quoted}"
+
+
+def test_no_lesson_fact_is_named_in_a_tool_description() -> None:
+    descriptions = _descriptions().lower()
+    for fact_word in ("friday", "sourdough", "bubbles", "porto", "priya"):
+        assert fact_word not in descriptions
+    assert _lesson_text()  # the lessons were read
+
+
+def test_the_check_catches_an_example() -> None:
+    planted = "The fact worth remembering (e.g. 'Keeps a sourdough starter named Bubbles')."
+    assert re.search(r"\b(?:e\.g\.|for example|such as)", planted)
+    assert re.findall(r"(?<![A-Za-z])'[^']{3,}'(?![A-Za-z])", planted)
