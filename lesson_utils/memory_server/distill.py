@@ -84,13 +84,16 @@ _REQUEST = re.compile(
     re.IGNORECASE,
 )
 _FORGET = re.compile(
-    r"^(?:please\s+)?(?:forget|disregard|erase|delete|remove|drop|unlearn)\s+(?:(?:the fact |the part )?that\s+|"
+    r"^(?:please\s+)?(?:forget|disregard|erase|delete|remove|drop|unlearn|ignore|scratch|never mind)\s+(?:(?:the fact |the part )?that\s+|"
     r"what I (?:said|told you) about\s+|(?:everything |all )?about\s+)?(?P<rest>.+)$",
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 #: A chat sentence with no subject starts with a past-tense verb: "Quit the mill and signed on with a brewery."
-_SUBJECTLESS = re.compile(r"^(?:[A-Z][a-z]{2,}ed|Quit|Left|Sold|Got|Had|Took|Became|Bought|Went|Began|Made|Found|Swapped|Traded|Split|Broke|Gave|Turned|Upgraded)\b(?!\s+(?:is|are|was|were)\b)")
+#: (or an adverb and then one, or a negation: "just hit 45", "don't do the crossword any more").
+_SUBJECTLESS = re.compile(r"^(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]{2,}ed|quit|left|sold|got|had|took|"
+                          r"became|bought|went|began|made|found|swapped|traded|split|broke|gave|turned|upgraded|hit|"
+                          r"do not|did not|no longer)\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
 #: A question that asks the assistant to use a name ("Could you call me Kim from now on?").
 _POLITE_ASK = re.compile(r"^(?:please\s+)?(?:could|can|would|will)\s+you\b", re.IGNORECASE)
 _SECOND_PERSON_START = re.compile(r"^(?:you|your|always|never)\b", re.IGNORECASE)
