@@ -96,7 +96,7 @@ LEAVING = (r"sold|left|quit|resigned from|g[ai]ve(?:n)? up|cut out|dropped(?: ou
            r"handed in (?:my|their|his|her) notice at")
 # "any more" ends its clause when it means "no longer" ("… in Lyon any more, sadly"), not in "any more tea".
 _CEASED = re.compile(
-    rf"\b(?:no longer|(?:not|nobody|never)\s+(?:[\w\-]+\s+){{0,8}}?(?:any ?more|any longer)\s*(?:$|,)|"
+    rf"\b(?:no longer|(?:not|nobody|never)\s+(?:[\w\-]+\s+){{0,8}}?(?:any ?more|any longer)\s*(?=$|,)|"
     rf"(?:has |have )?(?:stop(?:ped|s)|quits?|ceased to)|{LEAVING})\b", re.IGNORECASE)
 #: "quit the mill and signed on with a brewery" is a change, not a withdrawal: a clause follows.
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now|then|later|(?:\w+ed|became|bought|got|took|went|began|is|are|am))\b"
