@@ -76,7 +76,7 @@ _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
 _RELATION = (r"(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|children|kids?|wife|husband|"
              r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friends?|colleagues?|boss|manager|neighbou?r|cousin|"
              r"aunt|uncle|niece|nephew|grand\w+|flatmate|roommate|housemate|dog|cat|puppy|kitten|pet|horse|rabbit)")
-_OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?{_RELATION}\b", re.I)
+_OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?(?:ex-)?{_RELATION}\b", re.I)
 _PARTNER_IS = re.compile(r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)\b.*\bis\s+"
                          r"(?:now\s+|called\s+|named\s+)?[A-Z][\w\-]*$")
 # "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
