@@ -97,6 +97,8 @@ _SUBJECTLESS = re.compile(r"^(?:(?:just|finally|recently|already|never)\s+)?(?:[
 #: A statement asked as a question: "did I mention I've moved to Graz?", "guess who's 58?".
 _TOLD_AS_QUESTION = re.compile(r"^(?:(?P<told>(?:did|have) I (?:mention(?:ed)?|tell you|told you|say|said)(?: that)?)"
                                r"|guess who(?:(?P<got>'s got|\s+has got|\s+has)|'s|\s+is))\s+(?=\S)", re.IGNORECASE)
+#: A value given as a form field: "New car: Peugeot 208", "Age: 64".
+_LABELLED = re.compile(r"^([A-Za-z][\w' ]{1,24}):\s+(\S[^:]*)$")
 #: A question that asks the assistant to use a name ("Could you call me Kim from now on?").
 _POLITE_ASK = re.compile(r"^(?:please\s+)?(?:could|can|would|will)\s+you\b", re.IGNORECASE)
 _SECOND_PERSON_START = re.compile(r"^(?:you|your|always|never)\b", re.IGNORECASE)
@@ -279,6 +281,9 @@ def distill(
                 if asked:  # "Could you call me Kim from now on?"
                     keep(f"The user's name is {asked}.", turn, name=asked)
                 continue
+            labelled = _LABELLED.match(clause)
+            if labelled and not _FIRST_PERSON.search(clause):  # "New number: 07700 900873" is "my new number is …"
+                clause = f"my {labelled.group(1)[0].lower()}{labelled.group(1)[1:]} is {labelled.group(2)}"
             if _SUBJECTLESS.match(clause):
                 clause = "I " + clause[0].lower() + clause[1:]
             withdrawn = _FORGET.match(clause)
