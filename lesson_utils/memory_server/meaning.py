@@ -80,7 +80,7 @@ _OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\
 _PARTNER_IS = re.compile(r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)\b.*\bis\s+"
                          r"(?:now\s+|called\s+|named\s+)?[A-Z][\w\-]*$")
 # "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
-_LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|their)\b)[A-Z][^,;]{0,40},\s+(?=\S)")
+_LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)[A-Z][^,;]{0,40},\s+(?=\S)")
 _NAME_SUBJECT = re.compile(r"^([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
 #: The words that make a fact a favourite (one per kind) rather than a like (many at once).
 _PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b",
@@ -149,6 +149,7 @@ class MeaningDecider:
         self.frames = _frames(labels, texts)
         self._texts = list(texts)
         self._labels_of: dict[str, str | None] = {}  # stored facts' labels, by text
+        self._framing = {_stem(w) for frame in self.frames.values() for w in frame}  # any attribute's wording
         self._favourite = np.array([label.startswith("favourite:") for label in labels])
 
     def _examples(self) -> np.ndarray | None:
@@ -245,7 +246,7 @@ class MeaningDecider:
 
     def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]:
         """The closest matches: stored facts sharing the most words the withdrawal names besides its
-        verb of leaving (then the fewest extra words), or the facts of the attribute it names whose
+        verb of leaving and any attribute's wording (then the fewest extra words), or the facts of the attribute it names whose
         value it names (or all of them when it names none: "forget my address")."""
         w = read(_LEAVING.sub(" ", withdrawal.text))
         wanted = {_stem(x.casefold()) for x in w.words} - {_stem(s) for s in _STOP} - {"user"}
@@ -256,8 +257,8 @@ class MeaningDecider:
             have = {_stem(x.casefold()) for x in o.words}
             cost: tuple[int, int] | None = None
             if o.about_user:
-                if wanted & have:
-                    cost = (-len(wanted & have), len(have - wanted))
+                if shared := (wanted & have) - self._framing:  # "live" alone does not name "lives in Porto"
+                    cost = (-len(shared), len(have - wanted))
                 elif label is not None and label.split(":")[0] in SINGLE_VALUED and self.label(old) == label:
                     (wa, ws), (oa, os) = self.values(w, label), self.values(o, label)
                     cost = (-len(wanted), 0) if (ws <= os if ws else wa <= oa) else None  # "forget my address", "not in Quito"
