@@ -18,8 +18,8 @@ Rules stay only where a rule is the simplest correct tool:
 
 * **subject** — a fact about someone else ("Alex's brother lives in Oslo", "the user's dog is called
   Rolo") never supersedes the user's; "the user's partner is Sam" is the user's partner;
-* **departure** — a closed list of verbs ("sold", "quit", "left", "moved out of", "broke up with",
-  "traded in", "replaced" …, and "X but now Y"): what was left is replaced whatever its attribute,
+* **departure** — the verbs of leaving (``updates.LEAVING``: "sold", "quit", "left", "moved out of",
+  "broke up with" …), of exchange ("traded in", "replaced" …), and "X but now Y": what was left is replaced whatever its attribute,
   so "sold my Corolla and bought a Tesla" replaces the Corolla while two cars said plainly stay;
 * **additive words** ("also", "too", "as well", "another") add, never replace;
 * **preference words** ("favourite", "prefers", "go-to", "of choice" …) make a fact a favourite of one

@@ -24,8 +24,10 @@ be swapped and two deciders can be compared on the same pairs (``evaluation/pair
 * :meth:`~UpdateDecider.retracts` says which stored facts a withdrawal ("Alex no longer works at
   Acme", or the rest of "forget that …") takes back; the store invalidates those.
 
-Whether a text *is* a withdrawal is a closed list of words (:func:`is_withdrawal`), the same for
-every decider. Two deciders exist:
+Whether a text *is* a withdrawal is read the same for every decider (:func:`is_withdrawal`): "no
+longer", "not … any more" ending a clause, or a verb of leaving (:data:`LEAVING`: "gave up", "cut
+out", "stepped down from" …) with no arrival after it. The same verbs with an arrival are a change
+("quit the mill and joined a brewery"), which ``meaning.py`` reads as a departure. Two deciders exist:
 
 * ``"meaning"`` (the default, offline): :class:`~lesson_utils.memory_server.meaning.MeaningDecider`
   classifies a fact's attribute by its nearest labelled examples in embedding space, then compares
