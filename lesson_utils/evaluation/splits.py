@@ -2,8 +2,8 @@
 
 A memory system whose rules were written against the questions it is scored on looks better
 than it is. So the scorecard's data comes in two *splits* of the same format: ``dev``
-(``data/dev_split.json``, written by :mod:`.make_dataset`, plus ``data/dev_pairs.json`` when it
-exists) is what you read and tune on; ``test`` (``data/test_split.json``) was written apart, is
+(``data/dev_split.json``, written by :mod:`.make_dataset`, plus ``data/dev_pairs.json`` and a
+second author's ``data/dev2_pairs.json``, in phrasing unlike the first's, when they exist) is what you read and tune on; ``test`` (``data/test_split.json``) was written apart, is
 committed once with its sha256 recorded beside the CI floors (``data/floors.json`` →
 ``"splits"``), and is never edited or tuned on. :func:`load_split` reads one or more files,
 merges them, checks the format whole, and checks each file's hash where one is recorded: a
@@ -30,7 +30,7 @@ __all__ = ["ITEM_KINDS", "MINIMUMS", "SPLIT_FILES", "Split", "file_sha256", "loa
 
 #: Which files make each named split (files after the first are merged in when they exist).
 SPLIT_FILES: dict[str, tuple[Path, ...]] = {
-    "dev": (DATA_DIR / "dev_split.json", DATA_DIR / "dev_pairs.json"),
+    "dev": (DATA_DIR / "dev_split.json", DATA_DIR / "dev_pairs.json", DATA_DIR / "dev2_pairs.json"),
     "test": (DATA_DIR / "test_split.json",),
 }
 FLOORS_PATH = DATA_DIR / "floors.json"

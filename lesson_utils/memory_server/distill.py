@@ -84,13 +84,21 @@ _REQUEST = re.compile(
     re.IGNORECASE,
 )
 _FORGET = re.compile(
-    r"^(?:please\s+)?(?:forget|disregard|erase|delete|remove|drop|unlearn)\s+(?:(?:the fact |the part )?that\s+|"
+    r"^(?:please\s+)?(?:forget|disregard|erase|delete|remove|drop|unlearn|ignore|scratch|never mind)\s+(?:(?:the fact |the part )?that\s+|"
     r"what I (?:said|told you) about\s+|(?:everything |all )?about\s+)?(?P<rest>.+)$",
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 #: A chat sentence with no subject starts with a past-tense verb: "Quit the mill and signed on with a brewery."
-_SUBJECTLESS = re.compile(r"^(?:[A-Z][a-z]{2,}ed|Quit|Left|Sold|Got|Had|Took|Became|Bought|Went|Began|Made|Found|Swapped|Traded|Split|Broke|Gave|Turned|Upgraded)\b(?!\s+(?:is|are|was|were)\b)")
+#: (or an adverb and then one, or a negation: "just hit 45", "don't do the crossword any more").
+_SUBJECTLESS = re.compile(r"^(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]{2,}ed|quit|left|sold|got|had|took|"
+                          r"became|bought|went|began|made|found|swapped|traded|split|broke|gave|turned|upgraded|hit|"
+                          r"do not|did not|no longer)\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
+#: A statement asked as a question: "did I mention I've moved to Graz?", "guess who's 58?".
+_TOLD_AS_QUESTION = re.compile(r"^(?:(?P<told>(?:did|have) I (?:mention(?:ed)?|tell you|told you|say|said)(?: that)?)"
+                               r"|guess who(?:(?P<got>'s got|\s+has got|\s+has)|'s|\s+is))\s+(?=\S)", re.IGNORECASE)
+#: A value given as a form field: "New car: Peugeot 208", "Age: 64".
+_LABELLED = re.compile(r"^([A-Za-z][\w' ]{1,24}):\s+(\S[^:]*)$")
 #: A question that asks the assistant to use a name ("Could you call me Kim from now on?").
 _POLITE_ASK = re.compile(r"^(?:please\s+)?(?:could|can|would|will)\s+you\b", re.IGNORECASE)
 _SECOND_PERSON_START = re.compile(r"^(?:you|your|always|never)\b", re.IGNORECASE)
@@ -139,7 +147,7 @@ def _sentences(text: str) -> list[str]:
     clauses: list[str] = []
     for part in parts:
         # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
-        clauses.extend(re.split(r",?\s+(?:and|but|so|while|plus)\s+(?=(?:I|my|My|I'm|I've)\b)|,\s+(?=(?:I|I'm|I've)\s)",
+        clauses.extend(re.split(r",?\s+(?:and|but|so|while|plus)\s+(?=(?:I|my|My|I'm|I've)\b)|,\s+(?=(?:I|I'm|I've|[Ww]e|[Ww]e're|[Ww]e've)\s)",
                                 part))
     return [c.strip() for c in clauses if c and c.strip()]
 
@@ -147,6 +155,10 @@ def _sentences(text: str) -> list[str]:
 def _clean(clause: str) -> str | None:
     """Strip greetings/prefixes; return None for a clause that is not a statement of fact."""
     clause = _LEADING_NOISE.sub("", clause).strip()
+    told = _TOLD_AS_QUESTION.match(clause)
+    if told:  # "did I mention I moved?" tells; "guess who's 58?" says "I am 58"
+        said = "" if told.group("told") else "I have " if told.group("got") else "I am "
+        clause = (said + clause[told.end():]).rstrip(" ?")
     clause = _LEAD_IN.sub("", clause).strip()
     clause = strip_remember_prefix(clause).strip()
     if not clause or clause.endswith("?") or _QUESTION_START.match(clause):
@@ -269,6 +281,9 @@ def distill(
                 if asked:  # "Could you call me Kim from now on?"
                     keep(f"The user's name is {asked}.", turn, name=asked)
                 continue
+            labelled = _LABELLED.match(clause)
+            if labelled and not _FIRST_PERSON.search(clause):  # "New number: 07700 900873" is "my new number is …"
+                clause = f"my {labelled.group(1)[0].lower()}{labelled.group(1)[1:]} is {labelled.group(2)}"
             if _SUBJECTLESS.match(clause):
                 clause = "I " + clause[0].lower() + clause[1:]
             withdrawn = _FORGET.match(clause)

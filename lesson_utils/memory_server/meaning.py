@@ -18,8 +18,8 @@ Rules stay only where a rule is the simplest correct tool:
 
 * **subject** — a fact about someone else ("Alex's brother lives in Oslo", "the user's dog is called
   Rolo") never supersedes the user's; "the user's partner is Sam" is the user's partner;
-* **departure** — a closed list of verbs ("sold", "quit", "left", "moved out of", "broke up with",
-  "traded in", "replaced" …, and "X but now Y"): what was left is replaced whatever its attribute,
+* **departure** — the verbs of leaving (``updates.LEAVING``: "sold", "quit", "left", "moved out of",
+  "broke up with" …), of exchange ("traded in", "replaced" …), and "X but now Y": what was left is replaced whatever its attribute,
   so "sold my Corolla and bought a Tesla" replaces the Corolla while two cars said plainly stay;
 * **additive words** ("also", "too", "as well", "another") add, never replace;
 * **preference words** ("favourite", "prefers", "go-to", "of choice" …) make a fact a favourite of one
@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from .updates import Fact, Verdict, is_withdrawal
+from .updates import LEAVING, Fact, Verdict, is_withdrawal
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
 
@@ -69,18 +69,18 @@ _TIME = frozenset("""monday tuesday wednesday thursday friday saturday sunday mo
 _NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|stop(?:ped|s)|quits?|ceased to)\b", re.IGNORECASE)
 _ADDITIVE = re.compile(r"\b(?:also|too|as well|another|second|additionally)\b", re.IGNORECASE)
 _DEPARTURE = re.compile(
-    r"\b(?:sold|left|quit|resigned from|handed in (?:my|their|his|her) notice at|walked (?:away from|out of)|"
-    r"moved (?:out of|away from)|gave up|broke up with|split (?:up )?(?:with|from)|divorced|traded in|swapped|"
-    r"replaced|ditched|got rid of|switched from)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to)\b|[,;]|$)"
+    rf"\b(?:{LEAVING}|traded in|swapped|replaced|switched from)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to)\b|[,;]|$)"
     r"|\bprefer\w*\s.+?\b(?:over|rather than|instead of|to)\s+(?P<rejected>.+?)(?=\s+(?:and|but)\b|[,;]|$)"
     r"|^(?P<before>.+?)\s+but\s+(?:now|these days|nowadays)\b", re.IGNORECASE)
+_LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
 _RELATION = (r"(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|children|kids?|wife|husband|"
              r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friends?|colleagues?|boss|manager|neighbou?r|cousin|"
              r"aunt|uncle|niece|nephew|grand\w+|flatmate|roommate|housemate|dog|cat|puppy|kitten|pet|horse|rabbit)")
-_OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?{_RELATION}\b", re.I)
+_OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?(?:ex-)?{_RELATION}\b", re.I)
 _PARTNER_IS = re.compile(r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)\b.*\bis\s+"
                          r"(?:now\s+|called\s+|named\s+)?[A-Z][\w\-]*$")
-_LEAD = re.compile(r"^[A-Z][^,;]{0,40},\s+(?=\S)")  # "Since the spring, …"
+# "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
+_LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)[A-Z][^,;]{0,40},\s+(?=\S)")
 _NAME_SUBJECT = re.compile(r"^([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
 #: The words that make a fact a favourite (one per kind) rather than a like (many at once).
 _PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b",
@@ -149,6 +149,7 @@ class MeaningDecider:
         self.frames = _frames(labels, texts)
         self._texts = list(texts)
         self._labels_of: dict[str, str | None] = {}  # stored facts' labels, by text
+        self._framing = {_stem(w) for frame in self.frames.values() for w in frame}  # any attribute's wording
         self._favourite = np.array([label.startswith("favourite:") for label in labels])
 
     def _examples(self) -> np.ndarray | None:
@@ -244,23 +245,23 @@ class MeaningDecider:
         return Verdict.SUPERSEDES if na - oa and oa - na else Verdict.UNRELATED
 
     def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]:
-        """The closest matches: stored facts containing every word the withdrawal names (fewest
-        extra words win), or the facts of the attribute it names whose value it names (or all of
-        them when it names none: "forget my address")."""
-        w = read(withdrawal.text)
+        """The closest matches: stored facts sharing the most words the withdrawal names besides its
+        verb of leaving and any attribute's wording (then the fewest extra words), or the facts of the attribute it names whose
+        value it names (or all of them when it names none: "forget my address")."""
+        w = read(_LEAVING.sub(" ", withdrawal.text))
         wanted = {_stem(x.casefold()) for x in w.words} - {_stem(s) for s in _STOP} - {"user"}
         label = self.label(withdrawal)
-        costs: list[int | None] = []
+        costs: list[tuple[int, int] | None] = []
         for old in stored:
             o = read(old.text)
             have = {_stem(x.casefold()) for x in o.words}
-            cost: int | None = None
+            cost: tuple[int, int] | None = None
             if o.about_user:
-                if wanted and wanted <= have:
-                    cost = len(have - wanted)
+                if shared := (wanted & have) - self._framing:  # "live" alone does not name "lives in Porto"
+                    cost = (-len(shared), len(have - wanted))
                 elif label is not None and label.split(":")[0] in SINGLE_VALUED and self.label(old) == label:
                     (wa, ws), (oa, os) = self.values(w, label), self.values(o, label)
-                    cost = 0 if (ws <= os if ws else wa <= oa) else None  # "forget my address", "not in Quito"
+                    cost = (-len(wanted), 0) if (ws <= os if ws else wa <= oa) else None  # "forget my address", "not in Quito"
             costs.append(cost)
         found = [c for c in costs if c is not None]
         return [c is not None and c == min(found) for c in costs]

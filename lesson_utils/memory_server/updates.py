@@ -24,8 +24,10 @@ be swapped and two deciders can be compared on the same pairs (``evaluation/pair
 * :meth:`~UpdateDecider.retracts` says which stored facts a withdrawal ("Alex no longer works at
   Acme", or the rest of "forget that …") takes back; the store invalidates those.
 
-Whether a text *is* a withdrawal is a closed list of words (:func:`is_withdrawal`), the same for
-every decider. Two deciders exist:
+Whether a text *is* a withdrawal is read the same for every decider (:func:`is_withdrawal`): "no
+longer", "not … any more" ending a clause, or a verb of leaving (:data:`LEAVING`: "gave up", "cut
+out", "stepped down from" …) with no arrival after it. The same verbs with an arrival are a change
+("quit the mill and joined a brewery"), which ``meaning.py`` reads as a departure. Two deciders exist:
 
 * ``"meaning"`` (the default, offline): :class:`~lesson_utils.memory_server.meaning.MeaningDecider`
   classifies a fact's attribute by its nearest labelled examples in embedding space, then compares
@@ -47,7 +49,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["DECIDERS", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "verdict"]
+__all__ = ["DECIDERS", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "verdict"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
 DECIDERS = ("meaning", "model")
@@ -88,17 +90,23 @@ class UpdateDecider(Protocol):
         ...
 
 
-# "any more" ends the clause when it means "no longer" ("… in Lyon any more"), not in "any more tea".
+#: Verbs of leaving something behind: with nothing said in its place the sentence withdraws it ("gave up
+#: the allotment"); with an arrival ("… and joined Kestrel") it is a change (``meaning.py``'s departure).
+LEAVING = (r"sold|left|quit|resigned from|g[ai]ve(?:n)? up|cut out|dropped(?: out of)?|cancell?ed|got rid of|ditched|"
+           r"stepped down from|withdr[ae]wn? from|pulled out of|c[ao]me off|lost interest in|broke up with|"
+           r"split (?:up )?(?:with|from)|divorced|moved (?:out of|away from)|walked (?:away from|out of)|"
+           r"handed in (?:my|their|his|her) notice at")
+# "any more" ends its clause when it means "no longer" ("… in Lyon any more, sadly"), not in "any more tea".
 _CEASED = re.compile(
-    r"\b(?:no longer|not\s+(?:[\w,]+\s+){0,8}?(?:any ?more|any longer)\s*$|(?:has |have )?(?:stop(?:ped|s)|quits?|ceased to))\b",
-    re.IGNORECASE)
+    rf"\b(?:no longer|(?:not|nobody|never)\s+(?:[\w\-]+\s+){{0,8}}?(?:any ?more|any longer)\s*(?=$|,)|"
+    rf"(?:has |have )?(?:stop(?:ped|s)|quits?|ceased to)|{LEAVING})\b", re.IGNORECASE)
 #: "quit the mill and signed on with a brewery" is a change, not a withdrawal: a clause follows.
-_ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now\s+|then\s+|later\s+)?(?:\w+ed|became|bought|got|took|went|began|is|are|am)\b"
+_ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now|then|later|(?:\w+ed|became|bought|got|took|went|began|is|are|am))\b"
                       r"|;", re.IGNORECASE)
 
 
 def is_withdrawal(text: str) -> bool:
-    """"No longer …", "not … any more", "stopped …", "quit …" with nothing said in its place."""
+    """"No longer …", "not … any more", "stopped …", "gave up …" (:data:`LEAVING`) with nothing said in its place."""
     text = re.sub(r"n't\b", " not", " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…"))
     hit = _CEASED.search(text)
     return hit is not None and not _ARRIVAL.search(text, hit.end())

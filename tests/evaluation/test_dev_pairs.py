@@ -1,8 +1,10 @@
 """The dev pairs: their format and targets, scored end to end on the local server (evaluation/pairs.py).
 
 The dev split is what the update decider was tuned on; the held-out test split is scored by the
-lead, not here. Targets on dev: update accuracy of at least 90%, at most one false supersession
-among the keeps, and every withdrawal honoured.
+lead, not here. Targets on the first author's pairs: update accuracy of at least 90%, at most one
+false supersession among the keeps, and every withdrawal honoured. The second author's pairs
+(``dev2_pairs.json``, phrased unlike the first's) are far harder for the offline decider; their
+floors are what it reaches today, honestly low, so that a change that loses ground there fails.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import json
 import pytest
 
 from lesson_utils.evaluation.pairs import DEV_PAIRS, PairsReport, evaluate_pairs
+
+DEV2_PAIRS = DEV_PAIRS.with_name("dev2_pairs.json")
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +56,21 @@ def test_the_dev_pairs_meet_their_targets_end_to_end(embedder):
     assert report.update_accuracy >= 0.9, report.summary() + "\n" + "\n".join(map(str, report.misses))
     assert report.false_supersessions <= 1, report.misses
     assert report.withdrawals_honoured == report.withdrawals, report.misses
+
+
+def test_the_second_authors_pairs_hold_their_floors_end_to_end(embedder):
+    from lesson_utils.evaluation.splits import SPLIT_FILES
+    from lesson_utils.memory_server.server import build_service
+
+    assert DEV2_PAIRS in SPLIT_FILES["dev"]
+    service = build_service(None, embedder=embedder)
+    report = evaluate_pairs(DEV2_PAIRS, service=service)
+    service.store.close()
+    assert report.updates >= 60 and report.keeps >= 50 and report.withdrawals >= 10
+    # measured 38/80 updates, 8/66 false supersessions, 22/30 withdrawals (before this work: 30/80, 12/66, 5/30)
+    assert report.update_accuracy >= 0.45, report.summary() + "\n" + "\n".join(map(str, report.misses))
+    assert report.false_supersessions <= 8, report.summary()
+    assert report.withdrawal_rate >= 0.7, report.summary()
 
 
 def test_a_miss_is_reported_with_its_kind(embedder):
