@@ -2,8 +2,9 @@
 
 A memory system whose rules were written against the questions it is scored on looks better
 than it is. So the scorecard's data comes in two *splits* of the same format: ``dev``
-(``data/dev_split.json``, written by :mod:`.make_dataset`, plus ``data/dev_pairs.json`` and a
-second author's ``data/dev2_pairs.json``, in phrasing unlike the first's, when they exist) is what you read and tune on; ``test`` (``data/test_split.json``) was written apart, is
+(``data/dev_split.json``, written by :mod:`.make_dataset`) is what you read and tune on, with the
+update-decider's pair files beside it (:data:`DEV_PAIR_FILES`: ``dev_pairs.json`` and a second
+author's ``dev2_pairs.json``); ``test`` (``data/test_split.json``) was written apart, is
 committed once with its sha256 recorded beside the CI floors (``data/floors.json`` →
 ``"splits"``), and is never edited or tuned on. :func:`load_split` reads one or more files,
 merges them, checks the format whole, and checks each file's hash where one is recorded: a
@@ -26,13 +27,17 @@ from typing import Any
 
 from .dataset import DATA_DIR, DatasetError
 
-__all__ = ["ITEM_KINDS", "MINIMUMS", "SPLIT_FILES", "Split", "file_sha256", "load_split", "recorded_hashes"]
+__all__ = ["DEV_PAIR_FILES", "ITEM_KINDS", "MINIMUMS", "SPLIT_FILES", "Split", "file_sha256", "load_split", "recorded_hashes"]
 
-#: Which files make each named split (files after the first are merged in when they exist).
+#: Which files make each named split (files after the first are merged in when they exist). The
+#: scorecard's dev split is its own file, shaped like the test split, so the two columns compare; the
+#: update-pair files the decider was tuned on are dev data too, scored on their own by ``pairs.py``.
 SPLIT_FILES: dict[str, tuple[Path, ...]] = {
-    "dev": (DATA_DIR / "dev_split.json", DATA_DIR / "dev_pairs.json", DATA_DIR / "dev2_pairs.json"),
+    "dev": (DATA_DIR / "dev_split.json",),
     "test": (DATA_DIR / "test_split.json",),
 }
+#: The update/keep/withdrawal pairs of the two dev authors (``python -m lesson_utils.evaluation.pairs FILE``).
+DEV_PAIR_FILES: tuple[Path, ...] = (DATA_DIR / "dev_pairs.json", DATA_DIR / "dev2_pairs.json")
 FLOORS_PATH = DATA_DIR / "floors.json"
 
 #: Each item list: the fields every item must have (strings unless said otherwise).

@@ -59,10 +59,10 @@ def test_the_dev_pairs_meet_their_targets_end_to_end(embedder):
 
 
 def test_the_second_authors_pairs_hold_their_floors_end_to_end(embedder):
-    from lesson_utils.evaluation.splits import SPLIT_FILES
+    from lesson_utils.evaluation.splits import DEV_PAIR_FILES
     from lesson_utils.memory_server.server import build_service
 
-    assert DEV2_PAIRS in SPLIT_FILES["dev"]
+    assert DEV2_PAIRS in DEV_PAIR_FILES
     service = build_service(None, embedder=embedder)
     report = evaluate_pairs(DEV2_PAIRS, service=service)
     service.store.close()
