@@ -122,8 +122,6 @@ def test_the_fit_recovers_a_known_logistic_model():
 @pytest.mark.slow
 def test_refitting_on_the_dev_data_reproduces_the_shipped_constants():
     """``bench/fit_relevance.py`` on the data ``FITTED_ON`` names gives the constants in ``relevance.py``."""
-    from lesson_utils import evaluation
-
     fit_relevance = _bench_module()
     intercept, weights = fit_relevance.fit(*fit_relevance.collect(fit_relevance.dev_cases()))
     shipped = [relevance.INTERCEPT, *(relevance.COEFFICIENTS[name] for name in relevance.FEATURES)]

@@ -178,11 +178,13 @@ async def test_against_the_local_memory_server_through_the_official_sdk() -> Non
         assert [r.content for r in await b.refresh()] == ["Alex's favourite colour is teal"]
 
         async with CortadelClient(server.url, "alex", api_key="key-alex") as alex:
-            assert (await alex.add("Alex's favourite colour is orange")).event == "SUPERSEDE"
+            # "… is now orange": the meaning decider misses a bare-name possessive without it (a known
+            # weakness of name subjects, in the closing note of issue 19); the browser is what this tests.
+            assert (await alex.add("Alex's favourite colour is now orange")).event == "SUPERSEDE"
         rows = await b.refresh()
         assert [(r.content, r.is_current, r.replaced_by) for r in rows] == [
-            ("Alex's favourite colour is orange", True, None),
-            ("Alex's favourite colour is teal", False, "Alex's favourite colour is orange"),
+            ("Alex's favourite colour is now orange", True, None),
+            ("Alex's favourite colour is teal", False, "Alex's favourite colour is now orange"),
         ]
         assert "<s>Alex&#x27;s favourite colour is teal</s>" in b.table.value
 
