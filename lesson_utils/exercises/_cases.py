@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-__all__ = ["SEED_VARIABLE", "draw", "with_seed"]
+from ._registry import Hint
+
+__all__ = ["SEED_VARIABLE", "draw", "drawn_cases", "with_seed"]
 
 SEED_VARIABLE = "LESSON_EXERCISE_SEED"
 
@@ -27,3 +31,13 @@ def draw() -> tuple[random.Random, int]:
 def with_seed(hint: str, seed: int) -> str:
     """``hint`` with the seed that drew its cases, so the learner can replay them."""
     return f"{hint} (cases drawn with seed {seed}: {SEED_VARIABLE}={seed} repeats them)"
+
+
+@contextmanager
+def drawn_cases() -> Iterator[random.Random]:
+    """This run's random generator; a :class:`Hint` raised inside names the seed that drew its cases."""
+    rng, seed = draw()
+    try:
+        yield rng
+    except Hint as hint:
+        raise Hint(with_seed(str(hint), seed)) from None

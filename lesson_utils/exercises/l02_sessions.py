@@ -17,7 +17,7 @@ from typing import Any
 from agent_framework import Agent
 
 from ..models import OfflineChatClient, RequestRecorder
-from ._cases import draw, with_seed
+from ._cases import drawn_cases
 from ._registry import Hint, call_learner, exercise
 
 _INSTRUCTIONS = "You are a friendly assistant."
@@ -39,16 +39,13 @@ def _ids(rng: Any, n: int) -> list[str]:
 
 @exercise("02.conversations", title="one agent, one session per conversation id")
 async def check_conversations(answer: Any) -> None:
-    rng, seed = draw()
-    try:
+    with drawn_cases() as rng:
         # Two apps (two Conversations objects on two agents) that happen to use the same conversation ids:
         # sessions kept on the class or the module would leak from the first app into the second.
         ids = _ids(rng, 2)
         for _app in range(2):
             colours = rng.sample(COLOURS, len(ids))
             await _one_app(answer, dict(zip(ids, colours, strict=True)), rng)
-    except Hint as hint:
-        raise Hint(with_seed(str(hint), seed)) from None
 
 
 async def _one_app(answer: Any, facts: dict[str, str], rng: Any) -> None:

@@ -26,7 +26,7 @@ from agent_framework import Agent
 
 from ..context_budget import DEFAULT_TOKENIZER, message_tokens
 from ..models.offline import ModelRequest, OfflineChatClient
-from ._cases import draw, with_seed
+from ._cases import drawn_cases
 from ._registry import Hint, call_learner, exercise
 
 BUDGETS = range(230, 270, 10)  # drawn per run: below the lesson's 350 and below a fixed window of a few turns
@@ -93,11 +93,8 @@ def _the_turns_request(requests: list[ModelRequest], turn: str, number: int) -> 
 async def check_token_budget(build_agent: Any) -> None:
     if not callable(build_agent):
         raise Hint("pass your function itself: check(\"03.token_budget\", build_agent)")
-    rng, seed = draw()
-    try:
+    with drawn_cases() as rng:
         await _two_conversations(build_agent, rng)
-    except Hint as hint:
-        raise Hint(with_seed(str(hint), seed)) from None
 
 
 async def _two_conversations(build_agent: Any, rng: Any) -> None:

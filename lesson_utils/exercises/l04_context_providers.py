@@ -23,7 +23,7 @@ from typing import Any
 from agent_framework import Agent, AgentSession, ContextProvider
 
 from ..models import OfflineChatClient, RequestRecorder
-from ._cases import draw, with_seed
+from ._cases import drawn_cases
 from ._registry import Hint, call_learner, exercise
 
 _INSTRUCTIONS = "You are a friendly assistant."
@@ -54,11 +54,8 @@ CHAT_WITHOUT_A_CITY = ("What should I cook tonight?", "Can you recommend a good 
 async def check_remember_city(answer: Any) -> None:
     if not (isinstance(answer, type) and issubclass(answer, ContextProvider)):
         raise Hint("hand in the class itself (`CityMemory`, not `CityMemory()`), a subclass of ContextProvider")
-    rng, seed = draw()
-    try:
+    with drawn_cases() as rng:
         await _two_users(answer, rng)
-    except Hint as hint:
-        raise Hint(with_seed(str(hint), seed)) from None
 
 
 async def _slot_only(agent: Agent, provider: Any, session: AgentSession, recorder: RequestRecorder) -> str:

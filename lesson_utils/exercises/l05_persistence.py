@@ -21,7 +21,7 @@ from agent_framework import Agent, AgentSession
 from ..models import OfflineChatClient
 from ..user_memory import UserMemoryProvider
 from ._new_process import freeze, run_frozen
-from ._cases import draw, with_seed
+from ._cases import drawn_cases
 from ._registry import Hint, call_learner, exercise
 
 NAMES = ("Oksana", "Tariq", "Beatriz", "Kwame", "Sunniva", "Rafael", "Imogen", "Haruto", "Zainab", "Lorcan")
@@ -53,11 +53,8 @@ def _read_saved(path: Path, what: str) -> dict[str, Any]:
 @exercise("05.resume_from_json", title="resume from a JSON file, in a new process")
 async def check_resume_from_json(answer: Any) -> None:
     save, resume = _two_functions(answer)
-    rng, seed = draw()
-    try:
+    with drawn_cases() as rng:
         await _save_and_resume(save, resume, rng.choice(NAMES), rng.randrange(19, 89), rng.choice(SMALL_TALK))
-    except Hint as hint:
-        raise Hint(with_seed(str(hint), seed)) from None
 
 
 async def _save_and_resume(save: Any, resume: Any, name: str, age: int, first: str) -> None:

@@ -19,7 +19,7 @@ from agent_framework import Agent, AgentSession
 
 from ..models import OfflineChatClient, RequestRecorder
 from ..user_memory import UserMemoryProvider
-from ._cases import draw, with_seed
+from ._cases import drawn_cases
 from ._registry import Hint, call_learner, exercise
 
 SOURCE_IDS = ("crm_profile", "signup_form", "account_profile", "onboarding")  # never the default "user_memory"
@@ -33,11 +33,8 @@ def _snapshot(session: AgentSession) -> str:
 
 @exercise("06.seed_second_user", title="seed a session for a second user")
 async def check_seed_second_user(answer: Any) -> None:
-    rng, seed = draw()
-    try:
+    with drawn_cases() as rng:
         await _seed_two_new_users(answer, rng)
-    except Hint as hint:
-        raise Hint(with_seed(str(hint), seed)) from None
 
 
 async def _seed_two_new_users(answer: Any, rng: Any) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from cortadel import AddOptions, CortadelClient
 
-from ._cases import draw, with_seed
+from ._cases import drawn_cases
 from ._registry import Hint, call_learner, exercise
 
 # (fact, a question that shares no content word with it, the word that shows the fact was found, a fact that
@@ -45,11 +45,8 @@ def _lines(result: Any, mode: str) -> list[str]:
 async def check_text_vs_hybrid(answer: Any) -> None:
     if not callable(answer):
         raise Hint("pass your function itself, e.g. `recall_by_mode` (without calling it)")
-    rng, seed = draw()
-    try:
+    with drawn_cases() as rng:
         await _compare(answer, rng)
-    except Hint as hint:
-        raise Hint(with_seed(str(hint), seed)) from None
 
 
 async def _compare(answer: Any, rng: Any) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ._cases import draw, with_seed
+from ._cases import drawn_cases
 from ._registry import Hint, call_learner, exercise
 
 
@@ -81,11 +81,8 @@ async def check_server_down_message(answer: Any) -> None:
 
     if not callable(answer):
         raise Hint(f"pass your function `what_the_model_is_told` itself, not {type(answer).__name__}")
-    _rng, seed = draw()
-    try:
+    with drawn_cases():
         await _ask(answer, OfflineChatClient(), NO_MEMORIES, SEARCH_UNAVAILABLE)
-    except Hint as hint:
-        raise Hint(with_seed(str(hint), seed)) from None
 
 
 async def _ask(answer: Any, client: Any, no_memories: str, search_unavailable: str) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._cases import draw, with_seed
+from ._cases import drawn_cases
 from ._registry import Hint, call_learner, exercise
 
 CITIES = ("Tallinn", "Quito", "Gdansk", "Valencia", "Leipzig", "Bergen", "Kyoto", "Tucson")
@@ -44,11 +44,8 @@ async def check_supersede_and_find(move: Any) -> None:
 
     if not callable(move):
         raise Hint("pass your function itself: check('10.supersede_and_find', move)")
-    rng, seed = draw()
-    try:
+    with drawn_cases() as rng:
         await _move_and_find(move, rng)
-    except Hint as hint:
-        raise Hint(with_seed(str(hint), seed)) from None
 
 
 async def _move_and_find(move: Any, rng: Any) -> None:

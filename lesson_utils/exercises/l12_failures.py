@@ -20,7 +20,7 @@ from agent_framework import Agent
 from cortadel import CortadelError
 
 from ..models.offline import OfflineChatClient
-from ._cases import draw, with_seed
+from ._cases import drawn_cases
 from ._registry import Hint, call_learner, exercise
 
 SMALL_TALK = ("Hello, how are you?", "What should I read next?", "Any tips for a rainy day?",
@@ -46,11 +46,8 @@ def _count(counter: Any) -> int:
 async def check_count_failures(answer: Any) -> None:
     if not (isinstance(answer, tuple) and len(answer) == 2):
         raise Hint("pass both answers as a pair: check(\"12.count_failures\", (FailureCounter, build_agent))")
-    rng, seed = draw()
-    try:
+    with drawn_cases() as rng:
         await _down_then_up(answer, rng)
-    except Hint as hint:
-        raise Hint(with_seed(str(hint), seed)) from None
 
 
 async def _down_then_up(answer: tuple[Any, Any], rng: Any) -> None:

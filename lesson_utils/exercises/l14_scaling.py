@@ -27,7 +27,7 @@ from agent_framework import Agent, AgentSession, ChatContext, ChatMiddleware
 from ..models import OfflineChatClient
 from ..persistence import SqliteSessionStore
 from ..scaling.turn_counter import TurnCounter
-from ._cases import draw, with_seed
+from ._cases import drawn_cases
 from ._new_process import ChildResult, freeze, run_frozen
 from ._registry import Hint, exercise
 
@@ -100,11 +100,8 @@ def _turns_in_processes(safe_turn: Callable[..., Any], db: Path, conversation_id
 def check_safe_turn(safe_turn: Callable[..., Any]) -> None:
     if not callable(safe_turn):
         raise Hint(f"pass your function `safe_turn` itself, not {type(safe_turn).__name__}")
-    rng, seed = draw()
-    try:
+    with drawn_cases() as rng:
         _check_in_processes(safe_turn, rng)
-    except Hint as hint:
-        raise Hint(with_seed(str(hint), seed)) from None
 
 
 def _check_in_processes(safe_turn: Callable[..., Any], rng: Any) -> None:
