@@ -77,6 +77,11 @@ def _ensure_venv(extras: str) -> Path:
     return python
 
 
+# Running a lesson adds `metadata.language_info` (the kernel's version, codemirror mode …); stripped, an
+# executed lesson is byte-for-byte the committed one and `git status` stays clean.
+STRIP_OPTIONS = ("--keep-id", "--extra-keys", "metadata.language_info")
+
+
 def _strip_outputs_in_git(python: Path) -> None:
     """Make git see lessons without their outputs: nbstripout as a git filter (see .gitattributes).
 
@@ -86,7 +91,7 @@ def _strip_outputs_in_git(python: Path) -> None:
     """
     if not (ROOT / ".git").exists():
         return
-    strip = f'"{Path(python).as_posix()}" -m nbstripout --keep-id'
+    strip = f'"{Path(python).as_posix()}" -m nbstripout {" ".join(STRIP_OPTIONS)}'
     for key, value in (
         ("filter.nbstripout.clean", strip),
         ("filter.nbstripout.smudge", "cat"),
@@ -111,7 +116,7 @@ def _reset(python: Path, names: list[str]) -> None:
             (ROOT / notebook).write_bytes(committed.stdout)
             print(f"reset {notebook} to the committed lesson")
         else:  # not a git checkout: at least drop the outputs
-            _run(python, "-m", "nbstripout", "--keep-id", notebook, echo=False)
+            _run(python, "-m", "nbstripout", *STRIP_OPTIONS, notebook, echo=False)
             print(f"stripped the outputs of {notebook} (no git history to restore your edits from)")
 
 

@@ -69,3 +69,23 @@ def test_notebook_imports_lesson_utils_and_checks_its_claim(path: Path) -> None:
     assert "lesson_utils" in code, f"{path.name} should import its implementation from lesson_utils"
     assert re.search(r"^\s*assert\b", code, re.M), f"{path.name} should prove its claim in an assert cell"
     assert "asyncio.run(" not in code, f"{path.name}: use top-level await, not asyncio.run, in notebooks"
+
+
+def test_a_lesson_run_in_place_strips_back_to_the_committed_one(tmp_path: Path) -> None:
+    """What execution adds (outputs, counts, the kernel's language_info) is all that the git filter drops."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("course", REPO / "course.py")
+    course = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(course)
+    committed = json.loads((REPO / "notebooks" / "01_stateless_runs.ipynb").read_text(encoding="utf-8"))
+    executed = json.loads(json.dumps(committed))
+    executed["metadata"]["language_info"] = {"name": "python", "version": "3.12.3", "codemirror_mode": {"name": "ipython"}}
+    for number, cell in enumerate(c for c in executed["cells"] if c["cell_type"] == "code"):
+        cell["execution_count"] = number + 1
+        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": ["ran\n"]}]
+    ran = tmp_path / "ran.ipynb"
+    ran.write_text(json.dumps(executed), encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "nbstripout", *course.STRIP_OPTIONS, str(ran)], check=True)
+    assert json.loads(ran.read_text(encoding="utf-8")) == committed
