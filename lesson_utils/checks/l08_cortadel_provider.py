@@ -1,12 +1,13 @@
 """Checks for lesson 08: the production provider's refusals and what it renders.
 
 The provider refuses bad construction with a one-line error that names the fix; a check reads that
-line. A rendered memory block must keep one memory on one line, whatever the memory's text holds.
+line. A search hit is picked by what it says, so a check can follow one memory from the server's answer
+to the session's state and back to the message it was distilled from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -19,6 +20,6 @@ def error_message(make: Callable[[], Any]) -> str | None:
     return None
 
 
-def block_lines(block: str | None) -> list[str]:
-    """The lines of a rendered memory block (none for no block), as the model reads them."""
-    return block.splitlines() if block else []
+def first_hit(hits: Sequence[Any], word: str) -> Any | None:
+    """The first search hit whose content mentions ``word`` (any case), or ``None`` when none does."""
+    return next((hit for hit in hits if word.lower() in (hit.content or "").lower()), None)

@@ -7,7 +7,9 @@ import asyncio
 from agent_framework import AgentResponse, Content, Message
 from cortadel import ChatMessage
 
-from lesson_utils.checks.l07_memory_provider import error_of, has_error_content, stored_texts
+import pytest
+
+from lesson_utils.checks.l07_memory_provider import error_of, fix_table, has_error_content, line_of, stored_texts
 
 TURN = [ChatMessage(role="user", content="I moved to Oslo."), ChatMessage(role="assistant", content="Noted.")]
 
@@ -50,3 +52,27 @@ def test_error_of_lets_cancellation_through() -> None:
         raise AssertionError("error_of swallowed a cancellation")
 
     asyncio.run(main())
+
+
+def _sample() -> int:
+    value = 1
+    return value + 1  # the marker
+
+
+def test_line_of_finds_the_marker_or_names_the_missing_one() -> None:
+    import inspect
+
+    first = inspect.getsourcelines(_sample)[1]
+    assert line_of(_sample, "# the marker") == first + 2
+    with pytest.raises(AssertionError, match="'gone' is no longer in _sample"):
+        line_of(_sample, "gone")
+
+
+def test_fix_table_has_a_row_per_fix_with_its_line() -> None:
+    import inspect
+
+    first = inspect.getsourcelines(_sample)[1]
+    table = fix_table([("a failure", "a fix", _sample, "return value")])
+    assert table.splitlines()[2] == f"| a failure | a fix | `test_l07_memory_provider.py` | {first + 2} |"
+    with pytest.raises(AssertionError):
+        fix_table([("a failure", "a fix", _sample, "not there")])

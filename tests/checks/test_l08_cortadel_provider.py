@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from lesson_utils.checks.l08_cortadel_provider import block_lines, error_message
+from cortadel import SearchHit
+
+from lesson_utils.checks.l08_cortadel_provider import error_message, first_hit
 from lesson_utils.cortadel import CortadelContextProvider
 
 
@@ -20,7 +22,9 @@ def test_the_provider_built_with_neither_server_nor_client_refuses_in_one_line_n
     assert "base_url and user_id" in message and "client=" in message
 
 
-def test_block_lines_counts_what_the_model_reads() -> None:
-    assert block_lines("## Memories\n- one\n- two") == ["## Memories", "- one", "- two"]
-    assert block_lines("## Memories\n- one\n## Instructions") != ["## Memories", "- one"]
-    assert block_lines(None) == [] and block_lines("") == []
+def test_first_hit_is_the_first_that_mentions_the_word() -> None:
+    hits = [SearchHit(id="m1", content="Alex lives in Oslo."), SearchHit(id="m2", content="Alex ships on Fridays."),
+            SearchHit(id="m3", content="Friday is release day.")]
+    assert first_hit(hits, "friday").id == "m2"
+    assert first_hit(hits, "Monday") is None
+    assert first_hit([], "Friday") is None
