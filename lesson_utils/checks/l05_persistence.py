@@ -49,3 +49,9 @@ def ran_in_another_process(done: Any) -> bool:
 def set_aside(folder: str | os.PathLike[str]) -> list[str]:
     """The files ``FileSessionStore`` moved aside as corrupt in ``folder`` (``.<name>.<random>.corrupt``)."""
     return sorted(p.name for p in Path(folder).iterdir() if p.name.endswith(".corrupt"))
+
+
+def retells(reply: str, joke: str) -> bool:
+    """Whether ``reply`` repeats the punchline of ``joke`` (its last line, after the set-up's question)."""
+    punchline = joke.split("?")[-1].strip(" !.\n").lower()
+    return bool(punchline) and punchline in reply.lower()

@@ -11,6 +11,7 @@ from agent_framework import AgentSession, Message
 
 from lesson_utils.checks.l05_persistence import (
     continues,
+    retells,
     history_texts,
     json_on_disk,
     ran_in_another_process,
@@ -20,8 +21,8 @@ from lesson_utils.checks.l05_persistence import (
 
 def _session(session_id: str, *texts: str) -> AgentSession:
     session = AgentSession(session_id=session_id)
-    roles = ["user", "assistant"] * len(texts)
-    session.state["in_memory"] = {"messages": [Message(role=r, contents=[t]) for r, t in zip(roles, texts)]}
+    messages = [Message(role="user" if i % 2 == 0 else "assistant", contents=[t]) for i, t in enumerate(texts)]
+    session.state["in_memory"] = {"messages": messages}
     return session
 
 
@@ -57,3 +58,10 @@ def test_set_aside_lists_only_the_corrupt_files(tmp_path: Path) -> None:
     assert set_aside(tmp_path) == []
     (tmp_path / ".priya.json.ab12.corrupt").write_text("{", encoding="utf-8")
     assert set_aside(tmp_path) == [".priya.json.ab12.corrupt"]
+
+
+def test_retells_needs_the_jokes_punchline() -> None:
+    joke = "Why did the pirate go to school? To improve his arrrticulation!"
+    assert retells("🦜 Squawk! To improve his arrrticulation! 🏴‍☠️", joke)
+    assert not retells("🦜 Squawk! Why did the pirate go to school?", joke)  # the set-up only
+    assert not retells("anything", "?")  # a joke with no punchline proves nothing
