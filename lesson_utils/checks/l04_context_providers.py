@@ -15,7 +15,7 @@ def tool_tags(tools: Iterable[Any]) -> dict[str, str | None]:
     """Each tool's name and the ``context_source`` a provider tagged it with (``None``: untagged)."""
     tags: dict[str, str | None] = {}
     for tool in tools:
-        name = getattr(tool, "name", None) or getattr(tool, "__name__", repr(tool))
+        name = str(getattr(tool, "name", None) or getattr(tool, "__name__", repr(tool)))
         properties = getattr(tool, "additional_properties", None)
         tags[name] = properties.get("context_source") if isinstance(properties, dict) else None
     return tags
