@@ -1,78 +1,106 @@
-"""Wrong answers to 06.seed_second_user, written from the exercise text only (issue 21, item 1).
+"""Wrong answers to 06.start_over, written from the exercise text only.
 
-Each gives Ben a session that answers a first question on the lesson's provider; each breaks one rule:
-a new session, seeded in `memory`'s own slot with a dict built from `name` and `age`, and Ana's session
-coming out exactly as it went in.
+Each one returns a session that looks right after one start-over of one user (the name is still known, the
+old messages are gone), and breaks one rule: carry every provider's slot except the history provider's, a
+new session_id, new and old sessions independent down to nested lists, the old session unchanged, and no
+user's state showing up in another user's session.
 """
 
 from __future__ import annotations
 
 import copy
 
-from agent_framework import AgentSession
+
+def _history_ids(agent):
+    from agent_framework import HistoryProvider
+
+    return {p.source_id for p in agent.context_providers if isinstance(p, HistoryProvider)}
 
 
-def hardcoded_slot(agent, memory, first_user, name, age):
-    """Seeds the lesson's slot name, "user_memory", instead of `memory.source_id`."""
-    session = agent.create_session()
-    session.state["user_memory"] = {"name": name, "age": age}
-    return session
+def shallow_copy_slots(agent, session):
+    """Copies the state dict one level deep: each slot is the same object in both sessions."""
+    new = agent.create_session()
+    history = _history_ids(agent)
+    new.state = {key: value for key, value in session.state.items() if key not in history}
+    return new
 
 
-def aliases_anas_dict(agent, memory, first_user, name, age):
-    """Reuses Ana's slot dict and changes it: Ben gets a seed, and Ana's memory becomes Ben."""
-    session = agent.create_session()
-    seed = first_user.state.setdefault(memory.source_id, {})
-    seed["name"], seed["age"] = name, age
-    session.state[memory.source_id] = seed
-    return session
+def one_level_slot_copy(agent, session):
+    """Copies each slot with dict(slot): the growing likes list inside a slot is still shared."""
+    new = agent.create_session()
+    history = _history_ids(agent)
+    for key, value in session.state.items():
+        if key in history:
+            continue
+        new.state[key] = dict(value) if isinstance(value, dict) else value
+    return new
 
 
-def forks_ana(agent, memory, first_user, name, age):
-    """Forks Ana's session and overwrites the name and age: Ben inherits Ana's transcript and session id."""
-    session = AgentSession.from_dict(copy.deepcopy(first_user.to_dict()))
-    session.state[memory.source_id] = {"name": name, "age": age}
-    return session
+def hard_coded_history_slot(agent, session):
+    """Drops the slot named "in_memory" (the default): the history provider's drawn source_id is carried over."""
+    new = agent.create_session()
+    new.state = {key: copy.deepcopy(value) for key, value in session.state.items() if key != "in_memory"}
+    return new
 
 
-def hardcoded_name(agent, memory, first_user, name, age):
-    """Types in the example's second user, "Ben", instead of using `name`."""
-    session = agent.create_session()
-    session.state[memory.source_id] = {"name": "Ben", "age": age}
-    return session
+def only_user_memory_slot(agent, session):
+    """Keeps only the "user_memory" slot by its default name: the drawn source_ids and the likes are lost."""
+    new = agent.create_session()
+    if "user_memory" in session.state:
+        new.state["user_memory"] = copy.deepcopy(session.state["user_memory"])
+    else:
+        # fall back to the first provider that is not a history provider
+        history = _history_ids(agent)
+        for key, value in session.state.items():
+            if key not in history:
+                new.state[key] = copy.deepcopy(value)
+                break
+    return new
 
 
-def ignores_age(agent, memory, first_user, name, age):
-    """Seeds the name only; Ben's age is dropped."""
-    session = agent.create_session()
-    session.state[memory.source_id] = {"name": name}
-    return session
+def same_session_id(agent, session):
+    """Round-trips through to_dict/from_dict without the history slot: the new session keeps the old session_id."""
+    from agent_framework import AgentSession
+
+    history = _history_ids(agent)
+    data = session.to_dict()
+    data["state"] = {key: value for key, value in data["state"].items() if key not in history}
+    return AgentSession.from_dict(copy.deepcopy(data))
 
 
-def age_as_text(agent, memory, first_user, name, age):
-    """Seeds the age as the form's text ("27 years"), not as a number."""
-    session = agent.create_session()
-    session.state[memory.source_id] = {"name": name, "age": f"{age} years"}
-    return session
+def clears_old_session(agent, session):
+    """Pops the history slot out of the old session before copying: the old conversation loses its messages."""
+    for key in _history_ids(agent):
+        session.state.pop(key, None)
+    new = agent.create_session()
+    new.state = copy.deepcopy(session.state)
+    return new
 
 
-_SEED: dict = {}
+_LEARNED: dict = {}
 
 
-def module_level_seed(agent, memory, first_user, name, age):
-    """Builds the seed in one module-level dict: every seeded session shares it, so the last signup wins."""
-    _SEED.update(name=name, age=age)
-    session = agent.create_session()
-    session.state[memory.source_id] = _SEED
-    return session
+def module_level_learned(agent, session):
+    """Merges what was learned into a module-level dict: a user who never gave their age gets the previous user's."""
+    history = _history_ids(agent)
+    for key, value in session.state.items():
+        if key in history:
+            continue
+        if isinstance(value, dict):
+            _LEARNED.setdefault(key, {}).update(copy.deepcopy(value))
+        else:
+            _LEARNED[key] = copy.deepcopy(value)
+    new = agent.create_session()
+    new.state = copy.deepcopy(_LEARNED)
+    return new
 
 
 WRONG = [
-    ("06.seed_second_user", hardcoded_slot, 'hard-codes the slot "user_memory"'),
-    ("06.seed_second_user", aliases_anas_dict, "reuses and mutates Ana's slot dict"),
-    ("06.seed_second_user", forks_ana, "forks Ana's session (her transcript and id)"),
-    ("06.seed_second_user", hardcoded_name, "hard-codes the name Ben"),
-    ("06.seed_second_user", ignores_age, "ignores the age"),
-    ("06.seed_second_user", age_as_text, "age seeded as text"),
-    ("06.seed_second_user", module_level_seed, "one module-level seed dict shared by every session"),
+    ("06.start_over", shallow_copy_slots, "slots aliased between old and new session"),
+    ("06.start_over", one_level_slot_copy, "nested list inside a slot aliased"),
+    ("06.start_over", hard_coded_history_slot, "history slot dropped by hard-coded name"),
+    ("06.start_over", only_user_memory_slot, "keeps only a hard-coded user_memory slot"),
+    ("06.start_over", same_session_id, "new session reuses the old session_id"),
+    ("06.start_over", clears_old_session, "old session's history popped"),
+    ("06.start_over", module_level_learned, "learned state merged across users in a module dict"),
 ]
