@@ -64,7 +64,7 @@ __all__ = [
 ]
 #: The abilities whose questions have evidence and count in an ``all`` row's recall.
 ANSWERABLE = ("information_extraction", "multi_session", "knowledge_update", "temporal_reasoning")
-#: Rows besides LongMemEval's five: follow-ups asked alone, and questions after a withdrawal.
+#: Rows besides LongMemEval's five: follow-ups (after their first question), and questions after a withdrawal.
 EXTRA_ROWS = ("follow_up", "withdrawal")
 
 #: Search mode → provider options. "hybrid+gating" is the gate and the both-arms floor together.
