@@ -7,13 +7,15 @@
     python bench/memory_eval.py --longmemeval longmemeval_s.json --limit 50
     python bench/memory_eval.py --url https://app.cortadel.ai --api-key $CORTADEL_API_KEY
     python bench/memory_eval.py --designs                # memory designs on the test split (lesson 16)
+    python bench/memory_eval.py --modes hybrid hybrid+rewrite   # what query rewriting buys (lesson 16)
 
 A split (``lesson_utils/evaluation/data/{dev,test}_split.json``) is assembled into users with 44
 dated sessions and ~590 stored memories each (``lesson_utils/evaluation/haystack.py``). Sessions
 are ingested with ``add_conversation`` into a fresh local memory server (or the server at
 ``--url``), then every question is one ``before_run`` of the Cortadel provider in each mode:
 ``text``, ``vector``, ``hybrid``, ``hybrid+gate`` (skip phatic turns), ``hybrid+floor`` (drop hits
-only one arm found) and ``hybrid+gating`` (both). See ``lesson_utils/evaluation/scorecard.py`` for
+only one arm found), ``hybrid+gating`` (both) and ``hybrid+rewrite`` (the query built from the
+recent turns: a follow-up is searched with the question it follows). See ``lesson_utils/evaluation/scorecard.py`` for
 the definitions. ``--check-floors`` exits 1 when a metric is under the floors written next to
 the data (``lesson_utils/evaluation/data/floors.json``, set on the test split's CI slice).
 """

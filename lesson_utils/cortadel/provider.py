@@ -29,6 +29,7 @@ from .errors import ErrorCallback, FailureReporter
 from .gating import RecallPolicy
 from .guards import INJECTED_IDS_KEY, fresh_hits, ingestible, is_injected, remember_injected, turn_failed
 from .limits import MAX_QUERY_CHARS, batch_messages, build_query, fit_messages
+from .query_rewriting import QueryRewriter, follow_up_query, recent_turns, remember_turn, rewrite
 from .rendering import DEFAULT_CONTEXT_PROMPT, render_memories
 from .tools import MAX_TOP_K, MIN_TOP_K, build_memory_tools
 
@@ -91,6 +92,12 @@ class CortadelContextProvider(ContextProvider):
             drop hits whose ``attributes["relevance"]`` is under a probability floor (e.g.
             ``RELEVANCE_FLOOR``; hits without it are judged by the fused-score floor, logged once),
             drop hits under a fused-score floor, cap the recalled tokens.
+        rewrite_query: build the search query from this session's recent user turns, not this
+            turn's words alone (off by default, as in the seed). ``True`` uses the offline rule
+            (:func:`~lesson_utils.cortadel.query_rewriting.follow_up_query`: a turn that refers
+            back is searched with the turn it leans on); or pass a function ``(recent_turns,
+            turn) -> query``, sync or async (a model call, say). A rewriter that fails is
+            reported and the turn's own words are searched.
     """
 
     def __init__(
@@ -125,6 +132,7 @@ class CortadelContextProvider(ContextProvider):
         min_score: float | None = None,
         token_budget: int | None = None,
         min_relevance: float | None = None,
+        rewrite_query: bool | QueryRewriter = False,
     ) -> None:
         if not isinstance(source_id, str) or not source_id.strip():
             raise ValueError("source_id must be a non-blank string.")
@@ -145,6 +153,8 @@ class CortadelContextProvider(ContextProvider):
             raise TypeError("context_prompt must be a string.")
         if tags is not None and (isinstance(tags, str) or not all(isinstance(t, str) for t in tags)):
             raise ValueError("tags must be a sequence of strings (e.g. ['work']), not a single string.")
+        if not isinstance(rewrite_query, bool) and not callable(rewrite_query):
+            raise ValueError(f"rewrite_query must be True, False or a function (recent_turns, turn) -> query; got {rewrite_query!r}.")
         recall_policy = RecallPolicy(  # validates
             gate=gate, min_score=min_score, token_budget=token_budget, min_relevance=min_relevance
         )
@@ -186,6 +196,7 @@ class CortadelContextProvider(ContextProvider):
         self.tags = list(tags) if tags is not None else None
         self.project = project
         self.recall_policy = recall_policy
+        self.rewrite_query: QueryRewriter | None = follow_up_query if rewrite_query is True else (rewrite_query or None)
         self._reporter = FailureReporter(raise_on_error=raise_on_error, on_error=on_error, logger=logger)
         # Built once: a FunctionTool is stateless, and the provider forwards only its error
         # handling to the tools — the rest keep the tools' own defaults.
@@ -245,6 +256,8 @@ class CortadelContextProvider(ContextProvider):
         query = self._query(context.input_messages)
         if not query or not self.recall_policy.should_search(query):
             return
+        if self.rewrite_query is not None:  # off by default: the seed searches with this turn's words only
+            query = await self._rewritten(self.rewrite_query, query, state)
         hits = await self._recall(query, session)  # fail open: [] when Cortadel fails
         if self.deduplicate_across_turns:
             hits = fresh_hits(hits, state)  # not the same memories every turn
@@ -293,6 +306,17 @@ class CortadelContextProvider(ContextProvider):
         except Exception as error:
             self._reporter.report(error, "search")
             return []
+
+    async def _rewritten(self, rewriter: QueryRewriter, turn: str, state: dict[str, Any]) -> str:
+        """The query built from this session's recent turns and this one (which it then remembers);
+        a rewriter that fails is reported, and the turn's own words are searched."""
+        try:
+            query = await rewrite(rewriter, recent_turns(state), turn)
+        except Exception as error:
+            self._reporter.report(error, "rewrite_query")
+            query = turn
+        remember_turn(state, turn)
+        return query
 
     def _inject(self, context: SessionContext, block: str) -> None:
         if self.inject_as == "instructions":

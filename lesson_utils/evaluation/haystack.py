@@ -15,10 +15,10 @@ user gets at least 40 dated sessions and enough statements for at least 500 stor
   phrased in ways that distiller does not keep, and those stay in the history as conversation
   (they still count in the full-history baseline), so every split reaches the same scale.
 
-Every question carries its ability and evidence turns; follow-ups are asked alone (the seed's
-named limit: one search per turn, no query rewriting) and scored on the first question's
-evidence. Updates, keeps and withdrawals are :class:`~.dataset.Tracked`, so the scorecard can
-check which memories stay current. Everything is drawn from ``random.Random`` seeded by the
+Every question carries its ability and evidence turns; a follow-up comes right after its first
+question and is scored on that question's evidence (the seed's named limit, one search per turn
+with no query rewriting, misses it). Updates, keeps and withdrawals are :class:`~.dataset.Tracked`,
+so the scorecard can check which memories stay current. Everything is drawn from ``random.Random`` seeded by the
 split's name and ``seed``: the same arguments give the same users, another seed fresh ones.
 """
 

@@ -9,8 +9,13 @@ block the model would see). Nothing is scored that a model would not have been s
 Per search mode and ability it reports:
 
 * ``recall@1`` — the first injected memory comes from an evidence turn;
-* ``follow_up`` rows — a follow-up ("and when was that?") asked alone, scored on the first
-  question's evidence: the seed provider searches once per turn with that turn's words only;
+* ``follow_up`` rows — a follow-up ("and when was that?") asked right after its first question,
+  scored on the first question's evidence: the seed provider searches once per turn with that
+  turn's words only; ``hybrid+rewrite`` builds the query from the recent turns
+  (:mod:`~lesson_utils.cortadel.query_rewriting`). Every question is asked in a new session that
+  remembers the user's previous question as its recent turn (not its injected ids: each question
+  is scored on its own search), so rewriting is also measured where it can hurt: a new question
+  after an unrelated one;
 * ``recall@5`` — every evidence turn is behind one of the first five injected memories
   (LongMemEval's *recall_all@5*: a two-session question needs both);
 * ``update acc`` — knowledge updates, end to end: the new value's memory is current and ranked
@@ -50,6 +55,7 @@ from ..cortadel.client import CortadelMemoryClient
 from ..cortadel.gating import BOTH_ARMS_FLOOR, estimate_tokens
 from ..cortadel.limits import batch_messages, fit_messages
 from ..cortadel.provider import INJECTED_IDS_KEY, CortadelContextProvider
+from ..cortadel.query_rewriting import remember_turn
 from .dataset import ABILITIES, DATA_DIR, Case, Question, Tracked
 
 __all__ = [
@@ -58,7 +64,7 @@ __all__ = [
 ]
 #: The abilities whose questions have evidence and count in an ``all`` row's recall.
 ANSWERABLE = ("information_extraction", "multi_session", "knowledge_update", "temporal_reasoning")
-#: Rows besides LongMemEval's five: follow-ups asked alone, and questions after a withdrawal.
+#: Rows besides LongMemEval's five: follow-ups (after their first question), and questions after a withdrawal.
 EXTRA_ROWS = ("follow_up", "withdrawal")
 
 #: Search mode → provider options. "hybrid+gating" is the gate and the both-arms floor together.
@@ -69,6 +75,7 @@ ALL_MODES: dict[str, dict[str, Any]] = {
     "hybrid+gate": {"search_mode": "hybrid", "gate": True},
     "hybrid+floor": {"search_mode": "hybrid", "min_score": BOTH_ARMS_FLOOR},
     "hybrid+gating": {"search_mode": "hybrid", "gate": True, "min_score": BOTH_ARMS_FLOOR},
+    "hybrid+rewrite": {"search_mode": "hybrid", "rewrite_query": True},
 }
 MODES = ("text", "vector", "hybrid", "hybrid+gating")
 FLOORS_PATH = DATA_DIR / "floors.json"
@@ -399,10 +406,14 @@ def _tracked_results(case: Case, ids: dict[str, list[str]], stored: dict[str, An
     return out
 
 
-async def _ask(provider: CortadelContextProvider, recording: _Recording, text: str) -> tuple[list[Any], str, float, bool]:
+async def _ask(
+    provider: CortadelContextProvider, recording: _Recording, text: str, previous: str | None = None,
+) -> tuple[list[Any], str, float, bool]:
     session = AgentSession()
     context = SessionContext(session_id=session.session_id, input_messages=[Message(role="user", contents=[text])])
     state: dict[str, Any] = {}
+    if previous:  # the user's previous question, as the session's recent turn (read only when rewriting)
+        remember_turn(state, previous)
     recording.last = {}
     searched_before = provider.recall_policy.searched
     started = time.perf_counter()
@@ -487,15 +498,17 @@ async def run_scorecard(
                 asks = [(q, False) for q in case.questions] + [
                     (Question(f"{case.user_id}-phatic", "phatic", text, None), True) for text in case.phatic
                 ]
+                previous: str | None = None
                 for q, is_phatic in asks:
                     turn += 1
                     order = list(modes[turn % len(modes):]) + list(modes[: turn % len(modes)])
                     for mode in order:
-                        injected, block, ms, searched = await _ask(providers[mode], recording, q.question)
+                        injected, block, ms, searched = await _ask(providers[mode], recording, q.question, previous)
                         (phatic if is_phatic else results).append(
                             QuestionResult(mode, case.user_id, q, injected, block, ms, searched,
                                            states.get(q.question_id))
                         )
+                    previous = q.question
                 tick(f"asked {case.user_id}")
         finally:
             for client in clients.values():

@@ -92,12 +92,13 @@ def test_near_misses_about_other_people_surround_the_users_own_facts(split, case
     assert near <= told, "every abstention near miss is said to the user who is asked"
 
 
-def test_follow_ups_are_asked_alone_and_scored_on_the_first_questions_evidence(cases):
+def test_follow_ups_come_right_after_their_first_question_and_are_scored_on_its_evidence(cases):
     for case in cases:
-        follow = [q for q in case.questions if q.ability == "follow_up"]
-        for q in follow:
-            first = next(f for f in case.questions if f.question_id == q.question_id.replace("-follow", "-first"))
-            assert q.evidence == first.evidence and q.question != first.question
+        for n, q in enumerate(case.questions):
+            if q.ability == "follow_up":
+                first = case.questions[n - 1]
+                assert first.question_id == q.question_id.replace("-follow", "-first")
+                assert q.evidence == first.evidence and q.question != first.question
 
 
 def test_the_same_seed_gives_the_same_users_and_a_fresh_seed_new_ones(split, cases):
