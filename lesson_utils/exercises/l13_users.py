@@ -106,9 +106,10 @@ async def _replay(cache: Any, m: int, users: list[str], made: list[_Watched], rn
                            f"once and return what it made (it made {len(new)}) — a second cache shares nothing "
                            "with the first: keep the providers on the instance")
             model[user] = provider
-            if len(model) > m:
-                evicted.append(model.popitem(last=False)[1])
-        _closed_as_expected(model, evicted, m, user)
+        evicting = len(model) > m
+        if evicting:
+            evicted.append(model.popitem(last=False)[1])
+        _closed_as_expected(model, evicted, m, user, evicting)
         if days is not None:
             await _remember(provider, user, step, users, days)
     return model
@@ -125,17 +126,22 @@ def _same_user(provider: Any, user: str, made: list[_Watched]) -> None:
                    "one from new_provider")
 
 
-def _closed_as_expected(model: OrderedDict[str, _Watched], evicted: list[_Watched], m: int, user: str) -> None:
+def _closed_as_expected(model: OrderedDict[str, _Watched], evicted: list[_Watched], m: int, user: str,
+                        evicting: bool) -> None:
     wrongly_closed = [name for name, provider in model.items() if provider.closes]
+    if wrongly_closed and not evicting:
+        raise Hint(f"after get({user!r}) the provider of {wrongly_closed[0]!r} was closed though the cache held "
+                   f"only {len(model)} user(s) and max_users={m}: evict only when one more user would make "
+                   "max_users + 1 — read max_users, don't hard-code it")
     if wrongly_closed:
-        least = evicted[-1].made_for if evicted else None
         raise Hint(f"after get({user!r}) (max_users={m}) the provider of {wrongly_closed[0]!r}, still in use, was "
-                   f"closed{f'; the least recently used was {least!r}' if least else ''}: evict the user whose "
-                   "provider was returned longest ago, not the first to arrive")
+                   f"closed; the least recently used was {evicted[-1].made_for!r}: evict the user whose provider "
+                   "get returned longest ago (a get counts as a use)")
     for provider in evicted:
         if provider.closes == 0:
-            raise Hint(f"after get({user!r}) with max_users={m}, {provider.made_for!r}'s provider (the least recently "
-                       "used) was still open: evict it and await its aclose() — read max_users, don't hard-code it")
+            raise Hint(f"after get({user!r}) with max_users={m}, the provider of {provider.made_for!r} (the least "
+                       "recently used) was still open: evict it and await its aclose() — read max_users, don't "
+                       "hard-code it")
 
 
 async def _remember(provider: _Watched, user: str, step: int, users: list[str], days: dict[str, str]) -> None:

@@ -110,7 +110,7 @@ def test_the_solution_passes(capsys):
         (Stub, "fill in `get` first"),
         (NoEviction, "the least recently used) was still open"),
         (EvictsWithoutClosing, "await its aclose()"),
-        (EvictsFirstArrival, "not the first to arrive"),
+        (EvictsFirstArrival, "a get counts as a use"),
         (EvictsNewest, "still in use, was closed"),
         (OneProviderForAll, "another user's provider"),
         (HardCodedThree, "max_users"),
