@@ -1,4 +1,4 @@
-"""Lesson 12's checks: what failed, what the server holds, and a server that hangs."""
+"""Lesson 12's checks: what failed, where a stopped server comes back, and a server that hangs."""
 
 from __future__ import annotations
 
@@ -9,24 +9,12 @@ from typing import Any
 
 from cortadel import CortadelError
 
-from ..cortadel import CortadelMemoryClient
 
 
 def failed_with(errors: Iterable[Exception], code: str, count: int) -> bool:
     """Whether exactly ``count`` Cortadel calls failed, each with the error ``code`` (e.g. ``"transport_error"``)."""
     errors = list(errors)
     return len(errors) == count and all(isinstance(e, CortadelError) and e.code == code for e in errors)
-
-
-def mentions(facts: Iterable[str], word: str) -> bool:
-    """Whether any stored fact mentions ``word``."""
-    return any(word in fact for fact in facts)
-
-
-async def stored_facts(url: str, user: str, api_key: str | None = None) -> list[str]:
-    """What the memory server at ``url`` holds for ``user``, read straight from the server."""
-    async with CortadelMemoryClient(url, user, api_key=api_key) as memory:
-        return [item.content for item in (await memory.sdk_client.list()).items]
 
 
 def port_of(url: str) -> int:

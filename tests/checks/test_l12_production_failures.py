@@ -7,9 +7,7 @@ from urllib.parse import urlparse
 
 from cortadel import CortadelError
 
-from lesson_utils.checks.l12_production_failures import failed_with, mentions, port_of, server_that_hangs, stored_facts
-from lesson_utils.cortadel import CortadelMemoryClient
-from lesson_utils.memory_server import start_memory_server
+from lesson_utils.checks.l12_production_failures import failed_with, port_of, server_that_hangs
 
 DOWN = CortadelError(0, "transport_error", "connection refused")
 
@@ -19,11 +17,6 @@ def test_failed_with_counts_only_cortadel_failures_of_that_code() -> None:
     assert not failed_with([DOWN], "transport_error", count=2)
     assert not failed_with([DOWN, CortadelError(500, "internal", "boom")], "transport_error", count=2)
     assert not failed_with([DOWN, RuntimeError("transport_error")], "transport_error", count=2)
-
-
-def test_mentions_looks_inside_each_fact() -> None:
-    assert mentions(["Kim lives in Tallinn."], "Tallinn")
-    assert not mentions(["Kim lives in Tartu."], "Tallinn") and not mentions([], "Tallinn")
 
 
 def test_port_of_reads_the_port() -> None:
@@ -44,11 +37,3 @@ def test_a_server_that_hangs_accepts_and_never_answers() -> None:
         assert not answered
     with socket.socket() as sock:  # and once closed, nothing listens there
         assert sock.connect_ex((address.hostname, address.port)) != 0
-
-
-async def test_stored_facts_reads_one_users_memories_from_the_server() -> None:
-    with start_memory_server() as server:
-        async with CortadelMemoryClient(server.url, "kim") as kim:
-            await kim.add("Kim lives in Tallinn.")
-        assert mentions(await stored_facts(server.url, "kim"), "Tallinn")
-        assert await stored_facts(server.url, "someone-else") == []
