@@ -234,7 +234,10 @@ def _same_writes(got: list[tuple[list[str], str | None]], expected: list[tuple[l
 
 
 async def _agent(breaker: Any, seen: list[Exception]) -> Agent:
-    memory = CortadelContextProvider(client=breaker, on_error=seen.append)
+    try:
+        memory = CortadelContextProvider(client=breaker, on_error=seen.append)
+    except ValueError as error:  # not a MemoryClient: a call is missing
+        raise Hint(f"CortadelContextProvider(client=your breaker) refused it: {error}") from None
     return Agent(client=OfflineChatClient(), instructions="You are a helpful assistant.", context_providers=[memory])
 
 

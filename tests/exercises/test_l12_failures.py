@@ -188,3 +188,20 @@ def test_the_solution_passes_on_every_draw(passes_on_every_seed):
 def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
     exercise_id, answer, _mistake = wrong_answer
     rejected_on_every_seed(exercise_id, answer)
+
+
+class WithoutAdd:
+    """Passes calls through but has no `add`: not a MemoryClient."""
+
+    def __init__(self, client, failures_to_open, open_seconds, clock=time.monotonic):
+        self.inner = Solution(client, failures_to_open, open_seconds, clock)
+
+    async def search(self, query, options=None):
+        return await self.inner.search(query, options)
+
+    async def add_conversation(self, messages, options=None):
+        return await self.inner.add_conversation(messages, options)
+
+
+def test_a_breaker_that_is_not_a_memory_client_gets_a_hint(fails_with):
+    fails_with("12.circuit_breaker", WithoutAdd, "refused it: client must implement MemoryClient")
