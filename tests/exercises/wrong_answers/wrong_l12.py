@@ -1,103 +1,174 @@
-"""Wrong answers to 12.count_failures, written from the exercise text only (issue 21, item 1).
+"""Wrong answers to 12.circuit_breaker, written from the exercise text only.
 
-Each pair (FailureCounter, build_agent) counts 2, 4, 6 on the lesson's three turns against a dead URL, or
-looks as if it would. Each breaks one rule: count the failures handed to *this* counter, report every
-failure of the memory for "sam" at `memory_url`, and still answer every turn.
+Each breaker passes calls through while the server is up, opens after some failures and fails fast while
+open, and breaks one rule: open after K failures *in a row* (a success resets the count), refuse every call
+for open_seconds on ``clock()``, let one trial through after that (a failed trial reopens for another
+open_seconds), keep every failed or refused ``add_conversation`` and send the kept writes once each, oldest
+first, before the next write once closed, and keep all of that per breaker.
 """
 
 from __future__ import annotations
 
-from agent_framework import Agent
-
-from lesson_utils import CortadelContextProvider
-
-INSTRUCTIONS = "You are a helpful assistant. Use what you remember; never invent memories."
+import time
 
 
-class FailureCounter:
-    """A correct counter, shared by the answers whose mistake is in build_agent."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, error: Exception) -> None:
-        self.count += 1
+class CircuitOpen(Exception):
+    """The circuit is open: the call was refused without reaching the memory server."""
 
 
-def build_agent(chat_client, memory_url, counter):
-    """A correct build_agent, shared by the answers whose mistake is in the counter."""
-    memory = CortadelContextProvider(memory_url, "sam", on_error=counter)
-    return Agent(client=chat_client, instructions=INSTRUCTIONS, context_providers=[memory])
+class _Breaker:
+    """The shared skeleton each wrong answer below changes in one place."""
+
+    def __init__(self, client, failures_to_open: int, open_seconds: float, clock=time.monotonic) -> None:
+        self.client = client
+        self.failures_to_open = failures_to_open
+        self.open_seconds = open_seconds
+        self.clock = clock
+        self.failures = 0
+        self.opened_at = None
+        self.pending = []
+
+    def _now(self):
+        return self.clock()
+
+    def _allowed(self) -> bool:
+        if self.opened_at is None:
+            return True
+        return self._now() - self.opened_at >= self.open_seconds
+
+    def _should_open(self) -> bool:
+        return self.failures >= self.failures_to_open
+
+    def _on_success(self) -> None:
+        self.failures = 0
+        self.opened_at = None
+
+    def _on_failure(self) -> None:
+        if self.opened_at is not None:  # the half-open trial failed
+            self.opened_at = self._now()
+            return
+        self.failures += 1
+        if self._should_open():
+            self.opened_at = self._now()
+
+    def _keep(self, messages, options) -> None:
+        self.pending.append((list(messages), options))
+
+    def _keep_refused(self, messages, options) -> None:
+        self._keep(messages, options)
+
+    async def _flush(self) -> None:
+        while self.pending:
+            messages, options = self.pending[0]
+            await self.client.add_conversation(messages, options)
+            self.pending.pop(0)
+
+    async def _call(self, method, *args):
+        if not self._allowed():
+            raise CircuitOpen("memory server circuit is open")
+        try:
+            result = await method(*args)
+        except Exception:
+            self._on_failure()
+            raise
+        self._on_success()
+        return result
+
+    async def search(self, query, options=None):
+        return await self._call(self.client.search, query, options)
+
+    async def add(self, text, options=None):
+        return await self._call(self.client.add, text, options)
+
+    async def add_conversation(self, messages, options=None):
+        if not self._allowed():
+            self._keep_refused(messages, options)
+            raise CircuitOpen("memory server circuit is open; write kept")
+        try:
+            await self._flush()
+            result = await self.client.add_conversation(messages, options)
+        except Exception:
+            self._on_failure()
+            self._keep(messages, options)
+            raise
+        self._on_success()
+        return result
 
 
-class ClassLevelCounter:
-    """Counts on the class: every counter ever made shares one number."""
+class TotalFailuresBreaker(_Breaker):
+    """A success does not reset the count: K failures spread over many good calls open the circuit."""
 
-    count = 0
-
-    def __call__(self, error: Exception) -> None:
-        ClassLevelCounter.count += 1
+    def _on_success(self) -> None:
+        self.opened_at = None
 
 
-_FAILURES = 0
+class OpensOneLateBreaker(_Breaker):
+    """Opens when failures > failures_to_open: it takes K + 1 failures in a row, one too many."""
+
+    def _should_open(self) -> bool:
+        return self.failures > self.failures_to_open
 
 
-class ModuleLevelCounter:
-    """Counts in a module-level global and reports it through a property: shared by every counter."""
+class WallClockBreaker(_Breaker):
+    """Reads time.monotonic() instead of the clock it was given: the caller's clock never half-opens it."""
 
-    @property
-    def count(self) -> int:
-        return _FAILURES
-
-    def __call__(self, error: Exception) -> None:
-        global _FAILURES
-        _FAILURES += 1
+    def _now(self):
+        return time.monotonic()
 
 
-def ignores_memory_url(chat_client, memory_url, counter):
-    """Points the provider at a dead port of its own, ignoring `memory_url` (it is down in the task anyway)."""
-    memory = CortadelContextProvider("http://127.0.0.1:9", "sam", on_error=counter)
-    return Agent(client=chat_client, instructions=INSTRUCTIONS, context_providers=[memory])
+class FailedTrialClosesBreaker(_Breaker):
+    """A failed half-open trial closes the circuit with one failure counted: K more calls reach the down server."""
+
+    def _on_failure(self) -> None:
+        if self.opened_at is not None:
+            self.opened_at = None
+            self.failures = 1
+            return
+        super()._on_failure()
 
 
-def ignores_counter(chat_client, memory_url, counter):
-    """Builds its own FailureCounter instead of reporting to the `counter` it is given."""
-    memory = CortadelContextProvider(memory_url, "sam", on_error=FailureCounter())
-    return Agent(client=chat_client, instructions=INSTRUCTIONS, context_providers=[memory])
+class RefusedWritesDroppedBreaker(_Breaker):
+    """Keeps writes that failed at the server, but drops the ones refused while the circuit is open."""
+
+    def _keep_refused(self, messages, options) -> None:
+        pass
 
 
-def raises_on_error(chat_client, memory_url, counter):
-    """Sets raise_on_error=True as well "so nothing is missed": the turn fails instead of answering."""
-    memory = CortadelContextProvider(memory_url, "sam", on_error=counter, raise_on_error=True)
-    return Agent(client=chat_client, instructions=INSTRUCTIONS, context_providers=[memory])
+class NewestFirstBreaker(_Breaker):
+    """Sends the kept writes newest first once the circuit closes."""
+
+    async def _flush(self) -> None:
+        while self.pending:
+            messages, options = self.pending[-1]
+            await self.client.add_conversation(messages, options)
+            self.pending.pop()
 
 
-def background_writes(chat_client, memory_url, counter):
-    """Takes the write off the turn (await_persist=False): the write's failure is counted late, after the turn."""
-    memory = CortadelContextProvider(memory_url, "sam", on_error=counter, await_persist=False)
-    return Agent(client=chat_client, instructions=INSTRUCTIONS, context_providers=[memory])
+class ResendsKeptWritesBreaker(_Breaker):
+    """Sends the kept writes but never clears them: every later write sends them all again."""
+
+    async def _flush(self) -> None:
+        for messages, options in list(self.pending):
+            await self.client.add_conversation(messages, options)
 
 
-class CountsDistinctErrors:
-    """Counts distinct error messages: the same failure on every turn is counted once."""
+class ClassLevelPendingBreaker(_Breaker):
+    """The kept writes live on the class: one user's kept writes are sent through another user's client."""
 
-    def __init__(self) -> None:
-        self.seen: set[str] = set()
+    pending: list = []  # noqa: RUF012 - the mistake this wrong answer makes
 
-    @property
-    def count(self) -> int:
-        return len(self.seen)
-
-    def __call__(self, error: Exception) -> None:
-        self.seen.add(f"{type(error).__name__}: {error}")
+    def __init__(self, client, failures_to_open: int, open_seconds: float, clock=time.monotonic) -> None:
+        super().__init__(client, failures_to_open, open_seconds, clock)
+        del self.pending  # fall back to the class attribute
 
 
 WRONG = [
-    ("12.count_failures", (ClassLevelCounter, build_agent), "count kept on the class"),
-    ("12.count_failures", (ModuleLevelCounter, build_agent), "count kept in a module global"),
-    ("12.count_failures", (FailureCounter, ignores_memory_url), "ignores memory_url"),
-    ("12.count_failures", (FailureCounter, ignores_counter), "ignores the counter given"),
-    ("12.count_failures", (FailureCounter, raises_on_error), "raise_on_error=True: turns fail"),
-    ("12.count_failures", (FailureCounter, background_writes), "await_persist=False: write failures counted late"),
-    ("12.count_failures", (CountsDistinctErrors, build_agent), "counts distinct error messages"),
+    ("12.circuit_breaker", TotalFailuresBreaker, "counts non-consecutive failures"),
+    ("12.circuit_breaker", OpensOneLateBreaker, "opens after K+1 failures (> instead of >=)"),
+    ("12.circuit_breaker", WallClockBreaker, "ignores the given clock"),
+    ("12.circuit_breaker", FailedTrialClosesBreaker, "failed trial does not reopen"),
+    ("12.circuit_breaker", RefusedWritesDroppedBreaker, "writes refused while open are lost"),
+    ("12.circuit_breaker", NewestFirstBreaker, "kept writes sent newest first"),
+    ("12.circuit_breaker", ResendsKeptWritesBreaker, "kept writes sent more than once"),
+    ("12.circuit_breaker", ClassLevelPendingBreaker, "kept writes shared between breakers"),
 ]

@@ -1,91 +1,216 @@
-"""Wrong answers to 13.two_users, written from the exercise text only (issue 21, item 1).
+"""Wrong answers to 13.provider_cache, written from the exercise text only.
 
-Each keeps ana's Fridays and ben's Mondays apart in the lesson's order of calls, or nearly. Each breaks
-one rule: each user their own Agent with a CortadelContextProvider bound to that user at `memory_url`,
-the same Agent every time for the same user, and nothing shared between two `make_agent_for` calls.
+Each cache hands out one provider per user and reuses it while few users come by, and breaks one rule: the
+same object while kept, at most max_users kept, the least recently used (by get) evicted first and closed,
+a returning user given a fresh provider, aclose() closing every kept provider, and two caches sharing nothing.
 """
 
 from __future__ import annotations
 
-from agent_framework import Agent
-
-from lesson_utils import CortadelContextProvider
-
-INSTRUCTIONS = "You are a helpful assistant. Use what you remember; never invent memories."
-
-_AGENTS: dict = {}
+from collections import OrderedDict
 
 
-def module_level_cache(chat_client, memory_url):
-    """Caches agents in a module-level dict keyed by user: a second make_agent_for (another server) gets old agents."""
+class EvictsMostRecent:
+    """Evicts the most recently used provider instead of the least recently used one."""
 
-    def agent_for(user):
-        if user not in _AGENTS:
-            memory = CortadelContextProvider(memory_url, user)
-            _AGENTS[user] = Agent(client=chat_client, instructions=INSTRUCTIONS, context_providers=[memory])
-        return _AGENTS[user]
+    def __init__(self, new_provider, max_users: int) -> None:
+        self.new_provider = new_provider
+        self.max_users = max_users
+        self.providers = OrderedDict()
 
-    return agent_for
+    async def get(self, user: str):
+        if user in self.providers:
+            self.providers.move_to_end(user)
+            return self.providers[user]
+        if len(self.providers) >= self.max_users:
+            _, evicted = self.providers.popitem(last=True)
+            await evicted.aclose()
+        provider = self.providers[user] = self.new_provider(user)
+        return provider
 
-
-def new_agent_every_call(chat_client, memory_url):
-    """Builds a new Agent (and provider) on every call: users are apart, but never the same Agent twice."""
-
-    def agent_for(user):
-        memory = CortadelContextProvider(memory_url, user)
-        return Agent(client=chat_client, instructions=INSTRUCTIONS, context_providers=[memory])
-
-    return agent_for
-
-
-def first_users_provider(chat_client, memory_url):
-    """Caches agents per user but builds the provider once, for whoever asks first: everyone shares that memory."""
-    agents: dict = {}
-    shared: list = []
-
-    def agent_for(user):
-        if not shared:
-            shared.append(CortadelContextProvider(memory_url, user))
-        if user not in agents:
-            agents[user] = Agent(client=chat_client, instructions=INSTRUCTIONS, context_providers=[shared[0]])
-        return agents[user]
-
-    return agent_for
+    async def aclose(self) -> None:
+        while self.providers:
+            _, provider = self.providers.popitem(last=False)
+            await provider.aclose()
 
 
-def one_agent_swapped_providers(chat_client, memory_url):
-    """One Agent for everybody whose provider is swapped to the caller's: right only while calls never overlap."""
-    providers: dict = {}
-    agent = Agent(client=chat_client, instructions=INSTRUCTIONS, context_providers=[])
+class FirstInFirstOut:
+    """A get of a kept user does not refresh it: the oldest added is evicted, even when it was just used."""
 
-    def agent_for(user):
-        if user not in providers:
-            providers[user] = CortadelContextProvider(memory_url, user)
-        agent.context_providers[:] = [providers[user]]
-        return agent
+    def __init__(self, new_provider, max_users: int) -> None:
+        self.new_provider = new_provider
+        self.max_users = max_users
+        self.providers = {}
 
-    return agent_for
+    async def get(self, user: str):
+        if user in self.providers:
+            return self.providers[user]
+        if len(self.providers) >= self.max_users:
+            oldest = next(iter(self.providers))
+            await self.providers.pop(oldest).aclose()
+        provider = self.providers[user] = self.new_provider(user)
+        return provider
+
+    async def aclose(self) -> None:
+        for provider in self.providers.values():
+            await provider.aclose()
+        self.providers.clear()
 
 
-def example_users_hardcoded(chat_client, memory_url):
-    """Builds agents for the example's users, ana and ben, up front; anyone else gets ben's agent."""
-    agents = {
-        name: Agent(
-            client=chat_client, instructions=INSTRUCTIONS, context_providers=[CortadelContextProvider(memory_url, name)]
-        )
-        for name in ("ana", "ben")
-    }
+class EvictedNotClosed:
+    """Drops the least recently used provider from the dict without awaiting its aclose()."""
 
-    def agent_for(user):
-        return agents.get(user, agents["ben"])
+    def __init__(self, new_provider, max_users: int) -> None:
+        self.new_provider = new_provider
+        self.max_users = max_users
+        self.providers = OrderedDict()
 
-    return agent_for
+    async def get(self, user: str):
+        if user in self.providers:
+            self.providers.move_to_end(user)
+            return self.providers[user]
+        if len(self.providers) >= self.max_users:
+            self.providers.popitem(last=False)
+        provider = self.providers[user] = self.new_provider(user)
+        return provider
+
+    async def aclose(self) -> None:
+        for provider in self.providers.values():
+            await provider.aclose()
+        self.providers.clear()
+
+
+class KeepsOneTooMany:
+    """Evicts only when more than max_users are already kept: max_users + 1 providers stay open."""
+
+    def __init__(self, new_provider, max_users: int) -> None:
+        self.new_provider = new_provider
+        self.max_users = max_users
+        self.providers = OrderedDict()
+
+    async def get(self, user: str):
+        if user in self.providers:
+            self.providers.move_to_end(user)
+            return self.providers[user]
+        if len(self.providers) > self.max_users:
+            _, evicted = self.providers.popitem(last=False)
+            await evicted.aclose()
+        provider = self.providers[user] = self.new_provider(user)
+        return provider
+
+    async def aclose(self) -> None:
+        for provider in self.providers.values():
+            await provider.aclose()
+        self.providers.clear()
+
+
+class KeepsOneTooFew:
+    """Adds the new provider first, then evicts while len >= max_users: only max_users - 1 are kept."""
+
+    def __init__(self, new_provider, max_users: int) -> None:
+        self.new_provider = new_provider
+        self.max_users = max_users
+        self.providers = OrderedDict()
+
+    async def get(self, user: str):
+        if user in self.providers:
+            self.providers.move_to_end(user)
+            return self.providers[user]
+        provider = self.providers[user] = self.new_provider(user)
+        while len(self.providers) >= self.max_users:
+            _, evicted = self.providers.popitem(last=False)
+            await evicted.aclose()
+            if evicted is provider:
+                break
+        return provider
+
+    async def aclose(self) -> None:
+        for provider in self.providers.values():
+            await provider.aclose()
+        self.providers.clear()
+
+
+class ClassLevelProviders:
+    """The providers dict is a class attribute: two caches share (and evict) each other's providers."""
+
+    providers: OrderedDict = OrderedDict()  # noqa: RUF012 - the mistake this wrong answer makes
+
+    def __init__(self, new_provider, max_users: int) -> None:
+        self.new_provider = new_provider
+        self.max_users = max_users
+
+    async def get(self, user: str):
+        if user in self.providers:
+            self.providers.move_to_end(user)
+            return self.providers[user]
+        if len(self.providers) >= self.max_users:
+            _, evicted = self.providers.popitem(last=False)
+            await evicted.aclose()
+        provider = self.providers[user] = self.new_provider(user)
+        return provider
+
+    async def aclose(self) -> None:
+        while self.providers:
+            _, provider = self.providers.popitem(last=False)
+            await provider.aclose()
+
+
+class AcloseForgets:
+    """aclose() empties the cache without closing the providers still kept."""
+
+    def __init__(self, new_provider, max_users: int) -> None:
+        self.new_provider = new_provider
+        self.max_users = max_users
+        self.providers = OrderedDict()
+
+    async def get(self, user: str):
+        if user in self.providers:
+            self.providers.move_to_end(user)
+            return self.providers[user]
+        if len(self.providers) >= self.max_users:
+            _, evicted = self.providers.popitem(last=False)
+            await evicted.aclose()
+        provider = self.providers[user] = self.new_provider(user)
+        return provider
+
+    async def aclose(self) -> None:
+        self.providers.clear()
+
+
+class ReturnsClosedProvider:
+    """Remembers evicted providers and hands the closed one back to a returning user instead of a fresh one."""
+
+    def __init__(self, new_provider, max_users: int) -> None:
+        self.new_provider = new_provider
+        self.max_users = max_users
+        self.providers = OrderedDict()
+        self.evicted = {}
+
+    async def get(self, user: str):
+        if user in self.providers:
+            self.providers.move_to_end(user)
+            return self.providers[user]
+        if len(self.providers) >= self.max_users:
+            old_user, old = self.providers.popitem(last=False)
+            await old.aclose()
+            self.evicted[old_user] = old
+        provider = self.evicted.pop(user, None) or self.new_provider(user)
+        self.providers[user] = provider
+        return provider
+
+    async def aclose(self) -> None:
+        for provider in self.providers.values():
+            await provider.aclose()
+        self.providers.clear()
 
 
 WRONG = [
-    ("13.two_users", module_level_cache, "agent cache on the module"),
-    ("13.two_users", new_agent_every_call, "a new Agent on every call"),
-    ("13.two_users", first_users_provider, "one provider, bound to the first user, for all"),
-    ("13.two_users", one_agent_swapped_providers, "one Agent, providers swapped per call"),
-    ("13.two_users", example_users_hardcoded, "hard-codes the example users ana and ben"),
+    ("13.provider_cache", EvictsMostRecent, "evicts the most recently used"),
+    ("13.provider_cache", FirstInFirstOut, "FIFO: a get does not refresh recency"),
+    ("13.provider_cache", EvictedNotClosed, "evicted provider not closed"),
+    ("13.provider_cache", KeepsOneTooMany, "keeps max_users + 1"),
+    ("13.provider_cache", KeepsOneTooFew, "keeps max_users - 1"),
+    ("13.provider_cache", ClassLevelProviders, "providers dict on the class"),
+    ("13.provider_cache", AcloseForgets, "aclose does not close kept providers"),
+    ("13.provider_cache", ReturnsClosedProvider, "returning user gets the closed provider"),
 ]
