@@ -97,6 +97,10 @@ async def _save_and_resume(save: Any, resume: Any, name: str, age: int, first: s
                        "path with json.dump(session.to_dict(), f)")
         if len(history) != 4 or history[0] != first:
             raise Hint("the continued history does not start with the saved turn: pass the loaded session to agent.run")
+        if continued.state.get(memory.source_id) != remembered:
+            raise Hint(f"the resumed session's memory slot holds {continued.state.get(memory.source_id)!r}, not the "
+                       f"{remembered!r} the file held: use the state loaded from the file as it is — never set or "
+                       "replace a provider's slot yourself")
         if name not in child.value or str(age) not in child.value:
             raise Hint(f"the new process answered {child.value!r:.80} without knowing the user, whom only the "
                        "memory provider's slot of the saved session knows (not its transcript): build the agent "

@@ -86,6 +86,16 @@ async def resume_a_new_session(path, message):
     return response.text
 
 
+async def resume_as_the_lessons_user(path, message):
+    agent = Agent(client=get_chat_client(), instructions="Be friendly.", context_providers=[UserMemoryProvider()])
+    with open(path, encoding="utf-8") as f:
+        session = AgentSession.from_dict(json.load(f))
+    session.state["user_memory"] = {"name": "Priya", "age": 31}  # the lesson's user, typed in
+    response = await agent.run(message, session=session)
+    save(session, path)
+    return response.text
+
+
 import threading
 
 _this_kernels_lock = threading.Lock()  # stands for anything of this process that cannot be pickled (a live client)
@@ -113,9 +123,10 @@ def test_the_solution_passes(capsys):
         ((save, resume_a_new_session), "the file now holds a different conversation"),
         (resume, "pass both functions"),
         ((save, resume_using_this_process_object), "uses an object of this process that cannot go to a new one"),
+        ((save, resume_as_the_lessons_user), "never set or replace a provider's slot yourself"),
     ],
     ids=["stub", "resume-stub", "same-process", "returns-session", "history-only", "repr", "no-save-back",
-         "new-session", "one-function", "unpicklable-global"],
+         "new-session", "one-function", "unpicklable-global", "lessons-user"],
 )
 def test_wrong_answers_get_their_hint(answer, hint, fails_with):
     fails_with("05.resume_from_json", answer, hint)
