@@ -33,3 +33,8 @@ def injected_lines(request: Any, source_id: str | None = None) -> list[str]:
         for line in text.splitlines()
         if line.startswith("- ")
     ]
+
+
+def texts_sent(request: Any) -> list[str]:
+    """The texts of the conversation messages ``request`` carried, in order (instructions left out)."""
+    return [message.text for message in request.messages if message.role != "system"]
