@@ -23,7 +23,7 @@ def stored_texts(session: Any, source_id: str = "in_memory") -> list[str]:
 
 def input_tokens_grew(earlier: Any, later: Any) -> bool | None:
     """Whether ``later``'s reported input tokens exceed ``earlier``'s; ``None`` when either reported none."""
-    counts = [(getattr(r, "usage_details", None) or {}).get("input_token_count") for r in (earlier, later)]
-    if not all(counts):
+    before, after = ((getattr(r, "usage_details", None) or {}).get("input_token_count") for r in (earlier, later))
+    if not before or not after:
         return None
-    return counts[1] > counts[0]
+    return int(after) > int(before)
