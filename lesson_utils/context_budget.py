@@ -1,9 +1,10 @@
 """Weigh what a model is sent the way the framework's compaction weighs it.
 
-Compaction strategies decide by a token count (``TruncationStrategy`` and
-``TokenBudgetComposedStrategy`` with a ``tokenizer``; ``SummarizationStrategy`` for its own input).
-A lesson that plots history growth, or checks a budget, must count with the same rule or the plot
-and the budget disagree. So this module counts through the framework's public functions:
+Token-aware compaction strategies decide by a token count (``TruncationStrategy`` and
+``TokenBudgetComposedStrategy`` with a ``tokenizer``, ``ContextWindowCompactionStrategy``).
+``SummarizationStrategy`` does not: it triggers on a message count (more than ``target_count +
+threshold``), and its tokenizer only sizes the request it sends the summariser. A lesson that plots history growth, or checks a budget, must count with the
+same rule or the plot and the budget disagree. So this module counts through the framework's public functions:
 ``annotate_message_groups(..., tokenizer=...)`` stamps each message with the tokenizer's count of
 the message as the framework serialises it (role, id and contents as JSON), and
 ``included_token_count`` adds them up. The default tokenizer is the framework's own default,
