@@ -43,16 +43,28 @@ def _questions(rng: Any) -> tuple[str, str]:
 async def check_send_history(answer: Any) -> None:
     with drawn_cases() as rng:
         for _ in range(2):  # twice, on two fresh agents: nothing may carry over from one call to the next
-            await _one_call(answer, *_questions(rng))
+            await _one_call(answer, *await _told_apart(rng))
 
 
-async def _one_call(answer: Any, question1: str, question2: str) -> None:
-    # What each turn should answer: the offline model is deterministic, so a fresh agent tells us.
+async def _replies(question1: str, question2: str) -> tuple[str, str]:
+    """What each turn should answer: the offline model is deterministic, so a fresh agent tells us."""
     reference = Agent(client=OfflineChatClient(), instructions=_INSTRUCTIONS)
     first = await reference.run(question1)
-    reply1 = first.text
-    reply2 = (await reference.run([Message(role="user", contents=[question1]), *first.messages,
-                                   Message(role="user", contents=[question2])])).text
+    second = await reference.run([Message(role="user", contents=[question1]), *first.messages,
+                                  Message(role="user", contents=[question2])])
+    return first.text, second.text
+
+
+async def _told_apart(rng: Any) -> tuple[str, str, str, str]:
+    """Two questions whose replies differ, so returning turn 1's response cannot pass for turn 2's."""
+    while True:
+        question1, question2 = _questions(rng)
+        reply1, reply2 = await _replies(question1, question2)
+        if reply1 != reply2:
+            return question1, question2, reply1, reply2
+
+
+async def _one_call(answer: Any, question1: str, question2: str, reply1: str, reply2: str) -> None:
     recorder = RequestRecorder()
     agent = Agent(client=OfflineChatClient(), instructions=_INSTRUCTIONS, middleware=[recorder])
 
