@@ -6,7 +6,7 @@ lesson teaches — the choice is made on dev alone and reported on test — on c
 seen: each run draws which users make up dev and two test slices, bends the relevances by a monotone
 power (so no fixed number, the lesson's ``RELEVANCE_FLOOR`` included, stays right) and puts the recall
 bar exactly on a point of the dev curve (so a strict ``>`` where ``>=`` is asked misses it). The answer
-is called twice with the same dev and different test slices: a floor that moves is one chosen by
+is called three times with the same dev and different test slices: a floor that moves is one chosen by
 looking at test. Everything runs on saved per-hit signals (``evaluation/floor_signals.py``), so a
 check takes well under a second.
 """
@@ -54,6 +54,12 @@ def best_abstention(questions: Sequence[FloorQuestion], min_recall: float) -> Fl
     return max((s for s in scores if s.recall_at_5 >= min_recall - _EPS), key=lambda s: (s.abstention, -s.floor))
 
 
+def best_over(questions: Sequence[FloorQuestion], bar: float) -> float:
+    """The most abstention a floor reaches while keeping recall@5 strictly *above* ``bar``."""
+    scores = (score_floor(questions, f) for f in candidate_floors(questions))
+    return max((s.abstention for s in scores if s.recall_at_5 > bar + _EPS), default=-1.0)
+
+
 def _draw_bar(dev: list[FloorQuestion], rng: random.Random) -> float:
     """A recall bar between half and 95% of dev's no-floor recall@5, put exactly on a point of dev's curve
     where it matters: asking a little more recall would cost abstention (so ``>`` for ``>=`` shows), and the
@@ -92,8 +98,9 @@ async def _one_round(answer: Any, dev: list[FloorQuestion], tests: list[list[Flo
     answers = [_as_answer(await call_learner(answer, dev, test, bar, what=_WHAT)) for test in tests]
     floors = [floor for floor, _ in answers]
     if len(set(floors)) > 1:
+        other = next(f for f in floors if f != floors[0])
         raise Hint(
-            f"with the same dev and min_recall you chose {floors[0]:g}, then {floors[1]:g} when only the test split "
+            f"with the same dev and min_recall you chose {floors[0]:g}, then {other:g} when only the test split "
             "changed: choose the floor on dev alone; test is only for the report"
         )
     best = best_abstention(dev, bar)
@@ -103,6 +110,11 @@ async def _one_round(answer: Any, dev: list[FloorQuestion], tests: list[list[Flo
             raise Hint(
                 f"floor {floor:g} keeps dev recall@5 at {on_dev.recall_at_5:.1%}, under min_recall {bar:.1%}: "
                 "a floor that breaks the recall bar is not a choice you may make, however much it abstains"
+            )
+        if on_dev.abstention < best.abstention - _EPS and abs(on_dev.abstention - best_over(dev, bar)) < _EPS:
+            raise Hint(
+                f"floor {best.floor:g} keeps dev recall@5 at exactly min_recall ({bar:.1%}) and abstains more than "
+                f"your {floor:g}: 'at least min_recall' includes equal — compare with >=, not >"
             )
         if on_dev.abstention < best.abstention - _EPS:
             lesson = (f" ({RELEVANCE_FLOOR:g} is the lesson's floor, chosen on the lesson's dev, not on the dev you "
@@ -126,7 +138,7 @@ async def check_tuned_floor(answer: Any) -> None:
     with drawn_cases() as rng:
         for _ in range(2):  # two rounds: another dev slice, another bend, another bar
             dev = _slice(dev_all, rng, 8, rng.uniform(0.6, 1.6))
-            # Two test slices, the second bent hard one way or the other: a floor chosen on dev alone cannot move.
-            tests = [_slice(test_all, rng, 8, rng.uniform(0.6, 1.6)),
-                     _slice(test_all, rng, 8, rng.choice([rng.uniform(0.2, 0.4), rng.uniform(2.5, 4.0)]))]
+            # Three test slices, two of them bent hard one way and the other: a floor chosen on dev alone cannot move.
+            tests = [_slice(test_all, rng, 8, power) for power in
+                     (rng.uniform(0.6, 1.6), rng.uniform(0.2, 0.4), rng.uniform(2.5, 4.0))]
             await _one_round(answer, dev, tests, _draw_bar(dev, rng))
