@@ -5,7 +5,10 @@ agent's run, it hands the model a sentence instead. The learner proves it by bui
 against a server that is down and returning the tool result the model actually received. The
 checker gives them a "server" on loopback that drops every connection (so it can count that the
 learner's tools really tried it), runs their code on the offline model, and looks at what that
-model was sent.
+model was sent. It does so twice per run, each time on a new dead port, in an order drawn per run:
+once with the offline model as it is (it quotes the tool result word for word) and once with the
+same model made to *paraphrase* its final answer in a sentence drawn per run — so an answer read
+from what the model said, rather than from what it received, shows.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from agent_framework import ChatResponse, Content, chat_middleware
 
 from ._cases import drawn_cases
 from ._registry import Hint, call_learner, exercise
@@ -81,11 +86,41 @@ async def check_server_down_message(answer: Any) -> None:
 
     if not callable(answer):
         raise Hint(f"pass your function `what_the_model_is_told` itself, not {type(answer).__name__}")
-    with drawn_cases():
-        await _ask(answer, OfflineChatClient(), NO_MEMORIES, SEARCH_UNAVAILABLE)
+    with drawn_cases() as rng:
+        said = f"{rng.choice(_OPENINGS)} {rng.choice(_MIDDLES)}, {rng.choice(_ENDINGS)}"
+        for own_words in rng.sample([None, said], 2):
+            answers: list[str] = []
+            client = OfflineChatClient(middleware=[_final_answers(answers, own_words)])
+            await _ask(answer, client, NO_MEMORIES, SEARCH_UNAVAILABLE, answers)
 
 
-async def _ask(answer: Any, client: Any, no_memories: str, search_unavailable: str) -> None:
+#: A model's own words for "memory is down", drawn per run: no answer can type them in.
+_OPENINGS = ["Sorry,", "Apologies:", "Hmm,", "Unfortunately", "I'm afraid", "Right now"]
+_MIDDLES = ["I can't reach my notes", "my memory store isn't responding", "the memory service is offline",
+            "I have no access to what you told me before", "my long-term memory is out of reach"]
+_ENDINGS = ["so I can't say.", "so I don't know yet.", "please ask me again later.", "so I won't guess.",
+            "try me again in a minute."]
+
+
+def _final_answers(answers: list[str], own_words: str | None) -> Any:
+    """A chat middleware that keeps the model's final text answers in ``answers`` — replaced by ``own_words``
+    when given: a model that paraphrases instead of quoting what its tool said."""
+
+    @chat_middleware
+    async def final_answers(context: Any, call_next: Any) -> None:
+        await call_next()
+        response = context.result
+        if isinstance(response, ChatResponse) and response.messages and all(
+            content.type == "text" for content in response.messages[-1].contents
+        ):
+            if own_words is not None:
+                response.messages[-1].contents = [Content.from_text(own_words)]
+            answers.append(response.messages[-1].text)
+
+    return final_answers
+
+
+async def _ask(answer: Any, client: Any, no_memories: str, search_unavailable: str, answers: list[str]) -> None:
     with memory_server_that_is_down() as down:
         told = await call_learner(answer, client, down.url, what="`what_the_model_is_told`")
         tried = down.connections
@@ -107,6 +142,11 @@ async def _ask(answer: Any, client: Any, no_memories: str, search_unavailable: s
         raise Hint(
             f"return the text of the search_memory result the model received (a str), not "
             f"{type(told).__name__}"
+        )
+    if told != search_unavailable and any(told and told in said for said in answers):
+        raise Hint(
+            f"you returned {told[:80]!r}, which is not what the tool sent: that is what the model *said*, and a "
+            "model may say it in its own words; return the function_result the model received"
         )
     if told != search_unavailable:
         raise Hint(

@@ -120,9 +120,17 @@ def test_returning_the_whole_response_fails() -> None:
     assert not ok and "(a str)" in out
 
 
-# The offline model quotes the tool result word for word, so cutting the sentence out of its answer gives the same
-# text: telling the two apart needs a model that paraphrases (a change to lesson_utils.models, not made here).
-STILL_PASSES = {"quoted_from_the_answer": "the offline model quotes the tool result verbatim"}
+def test_the_sentence_cut_out_of_the_answer_fails() -> None:
+    """The offline model quotes the tool result; the check also runs a model that answers in its own words."""
+
+    async def quoted_from_the_answer(client, dead_url):
+        memory = CortadelMemoryClient(dead_url, "exercise-user", timeout=2)
+        response = await Agent(client=client, tools=create_memory_tools(memory)).run("When do I usually ship?")
+        await memory.aclose()
+        return response.text.split('"')[1] if '"' in response.text else response.text
+
+    ok, out = run(quoted_from_the_answer)
+    assert not ok and "what the model *said*" in out
 
 
 def test_the_solution_passes_on_every_draw(passes_on_every_seed):

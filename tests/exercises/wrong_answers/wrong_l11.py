@@ -1,73 +1,124 @@
-"""Wrong answers to 11.injected_ids, written from the exercise text only (issue 21, item 1).
+"""Wrong answers to 11.tuned_floor, written from the exercise text only.
 
-Each returns a list of memory ids that matches what the lesson's plain provider injects for a first
-question. Each breaks one rule: run *the provider's* recall, in a brand-new session, and return the ids
-it injected, in order.
+Each one returns a (floor, score_floor(test, floor)) pair that looks reasonable, and breaks one rule: the floor
+is the one with the most dev abstention among those whose dev recall@5 >= min_recall, it is chosen on dev
+alone, and it is reported on test. ``floor_signals`` is imported inside the bodies so this module imports even
+where that module does not exist yet.
 """
 
 from __future__ import annotations
 
-from agent_framework import AgentSession, Message, SessionContext
-from cortadel import SearchOptions
 
-from lesson_utils.cortadel.gating import BOTH_ARMS_FLOOR
-from lesson_utils.cortadel.provider import INJECTED_IDS_KEY
-
-
-async def _recall(provider, question, session, slot):
-    context = SessionContext(session_id=session.session_id, input_messages=[Message(role="user", contents=[question])])
-    state = session.state.setdefault(slot, {})
-    await provider.before_run(agent=None, session=session, context=context, state=state)
-    return list(state.get(INJECTED_IDS_KEY, []))
+def _candidates(questions):
+    """0.0 and every relevance a hit has: the only floors at which the kept hits change."""
+    return sorted({0.0} | {hit.relevance for q in questions for hit in q.hits})
 
 
-async def raw_search_ids(provider, question):
-    """Returns what the search found, not what the provider injected: gate and floor are skipped."""
-    found = await provider.client.search(question, SearchOptions(top_k=5))
-    return [hit.id for hit in found.results]
+def lesson_constant(dev, test, min_recall):
+    """Reports the lesson's RELEVANCE_FLOOR (0.11) on test: dev and min_recall are never looked at."""
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    floor = 0.11
+    return floor, score_floor(test, floor)
 
 
-async def lesson_floor_reimplemented(provider, question):
-    """Re-implements the floor with the lesson's BOTH_ARMS_FLOOR and no gate, instead of running the provider."""
-    found = await provider.client.search(question, SearchOptions(top_k=5))
-    return [hit.id for hit in found.results if (hit.rrf_score or 0) > BOTH_ARMS_FLOOR]
+def tuned_on_test(dev, test, min_recall):
+    """Picks the floor on test (most test abstention at test recall >= min_recall): the report is overfit."""
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    best = 0.0
+    for floor in _candidates(test):
+        score = score_floor(test, floor)
+        if score.recall_at_5 >= min_recall and score.abstention >= score_floor(test, best).abstention:
+            best = floor
+    return best, score_floor(test, best)
 
 
-_SESSION = AgentSession()
+def tuned_on_dev_and_test(dev, test, min_recall):
+    """Tunes on dev + test pooled for "more data": the floor depends on the test split."""
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    pooled = list(dev) + list(test)
+    best = 0.0
+    for floor in _candidates(pooled):
+        score = score_floor(pooled, floor)
+        if score.recall_at_5 >= min_recall and score.abstention >= score_floor(pooled, best).abstention:
+            best = floor
+    return best, score_floor(test, best)
 
 
-async def one_session_for_all(provider, question):
-    """Reuses one module-level session: the provider's dedup hides ids an earlier question injected."""
-    return await _recall(provider, question, _SESSION, provider.source_id)
+def fixed_recall_target(dev, test, min_recall):
+    """Ignores min_recall and keeps dev recall@5 >= 0.9, the example target."""
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    best = 0.0
+    for floor in _candidates(dev):
+        score = score_floor(dev, floor)
+        if score.recall_at_5 >= 0.9 and score.abstention >= score_floor(dev, best).abstention:
+            best = floor
+    return best, score_floor(test, best)
 
 
-async def sorted_ids(provider, question):
-    """Runs the recall right, then returns the ids sorted, not in the order injected."""
-    return sorted(await _recall(provider, question, AgentSession(), provider.source_id))
+def strict_recall(dev, test, min_recall):
+    """Requires dev recall@5 > min_recall: a floor whose recall equals min_recall exactly is refused."""
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    best = 0.0
+    for floor in _candidates(dev):
+        score = score_floor(dev, floor)
+        if score.recall_at_5 > min_recall and score.abstention >= score_floor(dev, best).abstention:
+            best = floor
+    return best, score_floor(test, best)
 
 
-async def default_slot_hardcoded(provider, question):
-    """Hard-codes the default slot name "cortadel" instead of `provider.source_id`."""
-    return await _recall(provider, question, AgentSession(), "cortadel")
+def one_step_too_far(dev, test, min_recall):
+    """Raises the floor until dev recall drops below min_recall and returns that floor: one step too far."""
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    floor = 0.0
+    for floor in _candidates(dev):  # the loop variable is the mistake
+        if score_floor(dev, floor).recall_at_5 < min_recall:
+            break
+    return floor, score_floor(test, floor)
 
 
-async def ids_from_the_block(provider, question):
-    """Maps the injected lines back to ids by searching again and matching text: duplicates and order drift."""
-    session = AgentSession()
-    context = SessionContext(session_id=session.session_id, input_messages=[Message(role="user", contents=[question])])
-    await provider.before_run(
-        agent=None, session=session, context=context, state=session.state.setdefault(provider.source_id, {})
-    )
-    block = "\n".join(m.text for m in context.context_messages.get(provider.source_id, []))
-    found = await provider.client.search(question, SearchOptions(top_k=10))
-    return [hit.id for hit in found.results if hit.content[:30] in block]
+def coarse_grid(dev, test, min_recall):
+    """Tries floors 0.0, 0.1, ..., 1.0 only: the best floor between two grid points is missed."""
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    best = 0.0
+    for step in range(11):
+        floor = step / 10
+        score = score_floor(dev, floor)
+        if score.recall_at_5 >= min_recall and score.abstention >= score_floor(dev, best).abstention:
+            best = floor
+    return best, score_floor(test, best)
+
+
+_CHOSEN: list = []
+
+
+def floor_cached_once(dev, test, min_recall):
+    """Tunes on the first call and caches the floor in the module: later calls ignore their dev and min_recall."""
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    if not _CHOSEN:
+        best = 0.0
+        for floor in _candidates(dev):
+            score = score_floor(dev, floor)
+            if score.recall_at_5 >= min_recall and score.abstention >= score_floor(dev, best).abstention:
+                best = floor
+        _CHOSEN.append(best)
+    return _CHOSEN[0], score_floor(test, _CHOSEN[0])
 
 
 WRONG = [
-    ("11.injected_ids", raw_search_ids, "raw search ids, not injected ids"),
-    ("11.injected_ids", lesson_floor_reimplemented, "re-implements the lesson's floor; no gate"),
-    ("11.injected_ids", one_session_for_all, "one module-level session reused"),
-    ("11.injected_ids", sorted_ids, "ids sorted, not in injected order"),
-    ("11.injected_ids", default_slot_hardcoded, 'hard-codes the slot "cortadel"'),
-    ("11.injected_ids", ids_from_the_block, "ids matched back from the block's text"),
+    ("11.tuned_floor", lesson_constant, "hard-coded RELEVANCE_FLOOR"),
+    ("11.tuned_floor", tuned_on_test, "floor chosen on test"),
+    ("11.tuned_floor", tuned_on_dev_and_test, "floor chosen on dev + test"),
+    ("11.tuned_floor", fixed_recall_target, "min_recall ignored (0.9)"),
+    ("11.tuned_floor", strict_recall, "recall > min_recall instead of >="),
+    ("11.tuned_floor", one_step_too_far, "returns the first floor that breaks recall"),
+    ("11.tuned_floor", coarse_grid, "floors only on a 0.1 grid"),
+    ("11.tuned_floor", floor_cached_once, "floor cached on the module across calls"),
 ]
