@@ -6,8 +6,8 @@
 Each lesson runs in its own child process (with a time limit), so module-level state one wrong answer
 leaves behind cannot leak into another lesson's checks, and a hanging check cannot stop the run.
 
-Not named ``test_*``: pytest does not collect it. The regression tests of issue 21 (each wrong answer
-rejected over several seeds) are to be written from these answers once the checks are changed.
+Not named ``test_*``: pytest does not collect it. The regression tests (each wrong answer rejected over
+five seeds) are ``tests/exercises/test_lNN_*.py``, through ``tests/exercises/conftest.py``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-LESSONS = [f"{n:02d}" for n in range(1, 15)]
+LESSONS = sorted(path.stem[len("wrong_l"):] for path in HERE.glob("wrong_l[0-9][0-9].py"))
 CHILD_TIMEOUT_S = 1200
 
 
