@@ -53,6 +53,7 @@ __all__ = ["REQUIREMENTS", "Finding", "TrialReport", "model_view", "normalise", 
 #: What a trial checks, in the order a hint names the first one that failed.
 REQUIREMENTS = {
     "answers": "every reply is a non-empty string (no exception)",
+    "remembers": "what a user says is stored in their own memory, under their key",
     "users apart": "no user is ever shown another user's words or memories",
     "conversations apart": "a new conversation starts without the turns of the user's other conversations",
     "recall": "a fact told in one conversation is given to the model in a new one",
@@ -179,6 +180,9 @@ def draw_cases(seed: int) -> _Draw:
             keep = {t.uuid for t in rng.sample(others, min(OTHERS_PER_SESSION, len(others)))}
             turns = [_Turn(t.content, t.uuid, t.uuid in tagged) for t in said if t.uuid in tagged or t.uuid in keep]
             ordered.append((name, turns))
+        said_by_user = {t.text for _, turns in ordered for t in turns}
+        small_talk = [t for t in split.haystack["small_talk"] if t not in said_by_user]
+        ordered[-1][1].append(_Turn(rng.choice(small_talk), f"{case.user_id}-last", False))  # the turn before a restart
         conversations[user] = ordered
     keys = {user: secrets.token_urlsafe(16) for user in users}
     return _Draw(seed, users, keys, conversations, dict(zip(users, cases, strict=True)))
@@ -350,23 +354,30 @@ def _expected_failures_quiet() -> Iterator[None]:
         logger.removeFilter(quiet)
 
 
-async def _close(assistant: Any) -> None:
+async def _closed(assistant: Any, report: TrialReport) -> None:
+    """``await assistant.aclose()`` if it has one; an exception becomes a finding."""
     close = getattr(assistant, "aclose", None)
-    if close is not None:
+    if close is None:
+        return
+    try:
         outcome = close()
         if inspect.isawaitable(outcome):
             await outcome
+    except Exception as error:
+        report.errors.append(error)
+        report.findings.append(Finding("answers", "everyone", False, f"aclose() raised {type(error).__name__}: {error}"))
 
 
 def _build(cls: Any, client: Any, url: str, keys: dict[str, str], store_dir: Path) -> Any:
     return cls(chat_client=client, memory_url=url, keys=dict(keys), store_dir=store_dir)
 
 
-async def run_trial(cls: Any, seed: int, *, build: Callable[..., Any] = _build) -> TrialReport:
+async def run_trial(cls: Any, seed: int, *, build: Callable[..., Any] = _build, stop_early: bool = False) -> TrialReport:
     """Run ``cls`` (an assistant class) on cases drawn with ``seed``; every finding in a :class:`TrialReport`.
 
     ``build(cls, chat_client, memory_url, keys, store_dir)`` makes an instance; an exception it raises
-    propagates (the caller says what is wrong with the class).
+    propagates (the caller says what is wrong with the class). ``stop_early`` ends the trial after
+    the first step that found a failure (a grader needs one; a lesson's table wants them all).
     """
     from ..memory_server import start_memory_server
 
@@ -386,11 +397,16 @@ async def run_trial(cls: Any, seed: int, *, build: Callable[..., Any] = _build) 
         first = build(cls, client(), server.url, draw.keys, work / "store")
         instances.append(first)
         await asyncio.gather(*(_tell(runner, first, draw, user) for user in draw.users))
-        await _close(first)
+        await _closed(instances.pop(), report)  # a restart: drains writes a design may have left in flight
+        await _remembers(server.url, draw, report)
+        if stop_early and report.failures():
+            return report
         second = build(cls, client(), server.url, draw.keys, work / "store")  # a restart: same folder
         instances.append(second)
         await asyncio.gather(*(_ask(runner, second, draw, yardstick, user) for user in draw.users))
         _apart(report, runner, draw, yardstick)
+        if stop_early and report.failures():
+            return report
         server.stop()  # the memory server goes down
         third = build(cls, client(), server.url, draw.keys, work / "empty")
         instances.append(third)
@@ -401,10 +417,7 @@ async def run_trial(cls: Any, seed: int, *, build: Callable[..., Any] = _build) 
             report.findings.append(Finding("answers", "everyone", True))
     finally:
         for instance in instances:
-            try:
-                await _close(instance)
-            except Exception as error:  # closing twice or failing to close is not what is graded
-                report.errors.append(error)
+            await _closed(instance, report)
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
     return report
@@ -417,14 +430,21 @@ async def _tell(runner: _Runner, assistant: Any, draw: _Draw, user: str) -> None
 
 
 async def _ask(runner: _Runner, assistant: Any, draw: _Draw, yardstick: _Yardstick, user: str) -> None:
+    """Each question in a new conversation: alternately its second turn (after a greeting) and its first."""
     report = runner.report
     own_earlier = yardstick.silent[user]
+    opener = draw.cases[user].phatic[0]
+    given_first: list[bool] = []  # whether a question asked as a conversation's first turn got its memory
+    later: list[tuple[_Question, list[str]]] = []
     for n, question in enumerate(q for q in yardstick.questions if q.user == user):
         conversation = f"question-{draw.seed % 1000}-{n}"  # new for this user; the same name for every user
+        opened: list[str] = []
+        if n % 2 == 0:  # the question is not the conversation's first turn
+            _, opened = await runner.reply(assistant, user, conversation, opener)
         reply, views = await runner.reply(assistant, user, conversation, question.text)
         if reply is None:
             continue
-        seen = " ".join(views)
+        seen = " ".join(opened + views)  # what this conversation showed the model, up to the answer
         carried = [t for t in own_earlier if shows(seen, t)]
         report.findings.append(Finding(
             "conversations apart", user, not carried,
@@ -432,18 +452,38 @@ async def _ask(runner: _Runner, assistant: Any, draw: _Draw, yardstick: _Yardsti
             "keep one session per (user, conversation)" if carried else ""))
         missing = [t for t in question.present if not shows(seen, t)]
         stale = [t for t in question.absent if shows(seen, t)]
+        if question.kind in ("recall", "update") and n % 2 == 1:
+            given_first.append(not missing)
+        where = f"as turn 2 of a new conversation (after {opener!r})" if n % 2 == 0 else "to open a new conversation"
         if question.kind == "recall":
+            later.append((question, missing))
             report.findings.append(Finding("recall", user, not missing,
-                                           f"asked {question.text!r} in a new conversation, the model was not given "
-                                           f"{missing[:1]}" if missing else ""))
+                                           f"{user} asked {question.text!r} {where}; the model was not given "
+                                           f"{missing[:1]}, which the course's provider recalls for those words" if missing else ""))
         elif question.kind == "update":
-            detail = (f"asked {question.text!r}, the model was not given the new value {missing[:1]}" if missing else
-                      f"asked {question.text!r}, the model was given the old value {stale[:1]}" if stale else "")
+            detail = (f"{user} asked {question.text!r} {where}; the model was not given the new value {missing[:1]}"
+                      if missing else f"{user} asked {question.text!r}; the model was given the old value {stale[:1]}"
+                      if stale else "")
             report.findings.append(Finding("update", user, not detail, detail))
         else:
             report.findings.append(Finding("withdrawal", user, not stale,
-                                           f"asked {question.text!r}, the model was given the withdrawn {stale[:1]}"
-                                           if stale else ""))
+                                           f"{user} asked {question.text!r}; the model was given the withdrawn "
+                                           f"{stale[:1]}" if stale else ""))
+    if given_first and all(given_first):  # every first turn recalled, a later one did not: say so
+        for finding in report.findings:
+            if finding.user == user and not finding.ok and "as turn 2" in finding.detail:
+                finding.detail += " (a question that opened a conversation did get it: recall on every turn)"
+
+
+async def _remembers(url: str, draw: _Draw, report: TrialReport) -> None:
+    """After the first conversations: each user's own memory (read with their key) holds something."""
+    for user in draw.users:
+        async with CortadelMemoryClient(url, user, api_key=draw.keys[user]) as client:
+            stored = await _stored(client)
+        report.findings.append(Finding(
+            "remembers", user, bool(stored),
+            "" if stored else f"after {user}'s conversations, nothing was stored in {user}'s memory (read with "
+            f"keys[{user!r}]): bind each user's memory to that user and that user's key"))
 
 
 def _apart(report: TrialReport, runner: _Runner, draw: _Draw, yardstick: _Yardstick) -> None:
@@ -468,25 +508,23 @@ def _apart(report: TrialReport, runner: _Runner, draw: _Draw, yardstick: _Yardst
 async def _restart(runner: _Runner, restarted: Any, empty: Any, draw: _Draw, yardstick: _Yardstick, user: str) -> None:
     report = runner.report
     name, turns = draw.conversations[user][-1]
-    said = [t.text for t in turns if t.text in yardstick.silent[user]] or [t.text for t in turns]
-    if not said:
-        return
-    marker = said[-1]
+    said = [t.text for t in turns]
     follow_up = FOLLOW_UPS[draw.seed % len(FOLLOW_UPS)]
     reply, views = await runner.reply(restarted, user, name, follow_up)
     report.findings.append(Finding("server down", user, reply is not None,
                                    "" if reply is not None else "a turn while the memory server was down got no reply"))
     if reply is None:
         return
-    kept = shows(" ".join(views), marker)
+    lost = [text for text in said if not shows(" ".join(views), text)]
     report.findings.append(Finding(
-        "restart", user, kept,
-        "" if kept else f"a new instance on the same store_dir continued {user}'s conversation {name!r} without "
-        f"{marker!r}, said in it before the restart: save each conversation's session under store_dir"))
+        "restart", user, not lost,
+        f"a new instance on the same store_dir continued {user}'s conversation {name!r} without {lost[-1]!r}, "
+        "said in it before the restart: save each conversation's session under store_dir after every turn"
+        if lost else ""))
     reply, views = await runner.reply(empty, user, name, follow_up)
     if reply is None:
         return
-    known = shows(" ".join(views), marker)
+    known = any(shows(" ".join(views), text) for text in said)
     report.findings.append(Finding(
         "store_dir", user, not known,
         f"a new instance on an EMPTY store_dir still continued {user}'s conversation {name!r}: conversations are "

@@ -37,7 +37,7 @@ async def check_assistant(answer: Any) -> None:
         raise Hint("Assistant needs a method `async def reply(self, user, conversation, text) -> str`")
     _rng, seed = draw()
     try:
-        report = await run_trial(answer, seed, build=_build)
+        report = await run_trial(answer, seed, build=_build, stop_early=True)
         _judge(report)
     except Hint as hint:
         raise Hint(with_seed(str(hint), seed)) from None
