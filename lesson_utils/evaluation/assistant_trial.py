@@ -32,7 +32,7 @@ import re
 import secrets
 import shutil
 import tempfile
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,7 +93,17 @@ def model_view(messages: list[Message], instructions: str = "") -> str:
                 parts.append(str(content.result))
             elif content.type == "function_call":
                 parts.append(str(content.arguments))
-    return normalise("\n".join(parts))
+    return _joined(line for part in parts for line in part.splitlines())
+
+
+def _joined(texts: Iterable[str]) -> str:
+    """Normalised texts with a boundary between them, so no match spans the end of one and the start of the next."""
+    return " ~ ".join(n for n in map(normalise, texts) if n)
+
+
+def _telling(text: str) -> bool:
+    """Long enough that finding it in a request means it was carried there, not a common word or two."""
+    return len(normalise(text).split()) >= 4
 
 
 def shows(view: str, text: str, words: int = 12) -> bool:
@@ -181,7 +191,7 @@ def draw_cases(seed: int) -> _Draw:
             turns = [_Turn(t.content, t.uuid, t.uuid in tagged) for t in said if t.uuid in tagged or t.uuid in keep]
             ordered.append((name, turns))
         said_by_user = {t.text for _, turns in ordered for t in turns}
-        small_talk = [t for t in split.haystack["small_talk"] if t not in said_by_user]
+        small_talk = [t for t in split.haystack["small_talk"] if t not in said_by_user and _telling(t)]
         ordered[-1][1].append(_Turn(rng.choice(small_talk), f"{case.user_id}-last", False))  # the turn before a restart
         conversations[user] = ordered
     keys = {user: secrets.token_urlsafe(16) for user in users}
@@ -194,6 +204,7 @@ def draw_cases(seed: int) -> _Draw:
 class _Yardstick:
     questions: list[_Question]
     memories: dict[str, list[str]]   # user -> texts of the memories their statements made
+    item_memories: dict[str, list[str]]  # user -> those made by the statements of their items (distinctive)
     silent: dict[str, list[str]]     # user -> their turns that made no memory (small talk)
 
 
@@ -204,6 +215,7 @@ def _calibration_user(user: str) -> str:
 async def _yardstick(url: str, draw: _Draw, keys: dict[str, str]) -> _Yardstick:
     questions: list[_Question] = []
     memories: dict[str, list[str]] = {}
+    item_memories: dict[str, list[str]] = {}
     silent: dict[str, list[str]] = {}
     for user in draw.users:
         who = _calibration_user(user)
@@ -216,15 +228,18 @@ async def _yardstick(url: str, draw: _Draw, keys: dict[str, str]) -> _Yardstick:
                     ids[turn.uuid] = [r.id for r in (result.results or []) if r.id]
             stored = await _stored(client)
         texts = {i: _memory_text(item) for i, item in stored.items()}
+        current = {i for i, item in stored.items() if item.is_current}
         memories[user] = [texts[i] for turn_ids in ids.values() for i in turn_ids if i in texts]
+        tagged = {t.uuid for _, turns in draw.conversations[user] for t in turns if t.tagged}
+        item_memories[user] = [texts[i] for uuid in tagged for i in ids.get(uuid, []) if i in texts]
         silent[user] = [t.text for _, turns in draw.conversations[user] for t in turns
                         if not t.tagged and not ids.get(t.uuid)]
         async with CortadelContextProvider(url, who, api_key=keys[who]) as provider:
             for question in draw.cases[user].questions:
-                graded = await _graded(provider, question, ids, texts, user)
+                graded = await _graded(provider, question, ids, texts, current, user)
                 if graded is not None:
                     questions.append(graded)
-    return _Yardstick(questions, memories, silent)
+    return _Yardstick(questions, memories, item_memories, silent)
 
 
 def _memory_text(item: Any) -> str:
@@ -243,8 +258,13 @@ async def _stored(client: CortadelMemoryClient) -> dict[str, Any]:
 
 
 async def _graded(provider: CortadelContextProvider, question: Any, ids: dict[str, list[str]],
-                  texts: dict[str, str], user: str) -> _Question | None:
-    """The question with what a right assistant shows, or None where the course's provider itself misses."""
+                  texts: dict[str, str], current: set[str], user: str) -> _Question | None:
+    """The question with what a right assistant shows, or None where the course's provider itself misses.
+
+    What must be absent is what the server retired: an old value's memory that the update superseded,
+    a withdrawn fact's. A side remark in the same sentence ("I'm 41 and my back hurts") stays current
+    and may be recalled.
+    """
     kind = {"information_extraction": "recall", "knowledge_update": "update", "withdrawal": "withdrawal"}.get(
         question.ability)
     if kind is None:
@@ -255,7 +275,7 @@ async def _graded(provider: CortadelContextProvider, question: Any, ids: dict[st
     await provider.before_run(agent=None, session=session, context=context, state=state)
     injected = set(state.get(INJECTED_IDS_KEY, []))
     wanted = [i for uuid in question.evidence for i in ids.get(uuid, [])]
-    unwanted = [i for uuid in question.superseded for i in ids.get(uuid, [])]
+    unwanted = [i for uuid in question.superseded for i in ids.get(uuid, []) if i not in current]
     present = [texts[i] for i in wanted if i in injected and i in texts]
     absent = [texts[i] for i in unwanted if i in texts]
     if (question.evidence and not present) or not all(i not in injected for i in unwanted) or (
@@ -432,7 +452,6 @@ async def _tell(runner: _Runner, assistant: Any, draw: _Draw, user: str) -> None
 async def _ask(runner: _Runner, assistant: Any, draw: _Draw, yardstick: _Yardstick, user: str) -> None:
     """Each question in a new conversation: alternately its second turn (after a greeting) and its first."""
     report = runner.report
-    own_earlier = yardstick.silent[user]
     opener = draw.cases[user].phatic[0]
     given_first: list[bool] = []  # whether a question asked as a conversation's first turn got its memory
     later: list[tuple[_Question, list[str]]] = []
@@ -444,8 +463,9 @@ async def _ask(runner: _Runner, assistant: Any, draw: _Draw, yardstick: _Yardsti
         reply, views = await runner.reply(assistant, user, conversation, question.text)
         if reply is None:
             continue
-        seen = " ".join(opened + views)  # what this conversation showed the model, up to the answer
-        carried = [t for t in own_earlier if shows(seen, t)]
+        seen = " ~ ".join(opened + views)  # what this conversation showed the model, up to the answer
+        here = _joined([opener, question.text])  # what this conversation was told: never 'carried'
+        carried = [t for t in yardstick.silent[user] if _telling(t) and not shows(here, t) and shows(seen, t)]
         report.findings.append(Finding(
             "conversations apart", user, not carried,
             f"{user}'s new conversation {conversation!r} carried {carried[:1]}, said in another conversation: "
@@ -491,13 +511,13 @@ def _apart(report: TrialReport, runner: _Runner, draw: _Draw, yardstick: _Yardst
         seen = runner.views.get(user, [])
         if not seen:
             continue
-        own = " ".join([normalise(t) for _, turns in draw.conversations[user] for t in (x.text for x in turns)]
-                       + [normalise(m) for m in yardstick.memories[user]])
+        own = _joined([x.text for _, turns in draw.conversations[user] for x in turns] + yardstick.memories[user]
+                      + draw.cases[user].phatic)  # a text both users said is not a leak
         others = [t for other in draw.users if other != user
                   for t in ([x.text for _, turns in draw.conversations[other] for x in turns if x.tagged]
-                            + yardstick.memories[other] + yardstick.silent[other])
-                  if len(normalise(t).split()) >= 4 and not shows(own, t)]
-        everything = " ".join(seen)
+                            + yardstick.item_memories[other] + yardstick.silent[other])
+                  if _telling(t) and not shows(own, t)]
+        everything = " ~ ".join(seen)
         leaked = [t for t in others if shows(everything, t)]
         report.findings.append(Finding(
             "users apart", user, not leaked,
@@ -515,7 +535,7 @@ async def _restart(runner: _Runner, restarted: Any, empty: Any, draw: _Draw, yar
                                    "" if reply is not None else "a turn while the memory server was down got no reply"))
     if reply is None:
         return
-    lost = [text for text in said if not shows(" ".join(views), text)]
+    lost = [text for text in said if not shows(" ~ ".join(views), text)]
     report.findings.append(Finding(
         "restart", user, not lost,
         f"a new instance on the same store_dir continued {user}'s conversation {name!r} without {lost[-1]!r}, "
@@ -524,7 +544,7 @@ async def _restart(runner: _Runner, restarted: Any, empty: Any, draw: _Draw, yar
     reply, views = await runner.reply(empty, user, name, follow_up)
     if reply is None:
         return
-    known = any(shows(" ".join(views), text) for text in said)
+    known = any(shows(" ~ ".join(views), text) for text in said if _telling(text) and not shows(normalise(follow_up), text))
     report.findings.append(Finding(
         "store_dir", user, not known,
         f"a new instance on an EMPTY store_dir still continued {user}'s conversation {name!r}: conversations are "
