@@ -333,6 +333,7 @@ class _Runner:
     def __init__(self, report: TrialReport) -> None:
         self.report = report
         self.views: dict[str, list[str]] = {}  # user -> every view of their replies
+        self.server_down = False  # set while the trial has stopped the memory server
 
     async def reply(self, assistant: Any, user: str, conversation: str, text: str) -> tuple[str | None, list[str]]:
         views: list[str] = []
@@ -345,8 +346,10 @@ class _Runner:
             raise
         except Exception as error:
             self.report.errors.append(error)
-            self.report.findings.append(Finding("answers", user, False,
-                                                f"reply({user!r}, {conversation!r}, …) raised {type(error).__name__}: {error}"))
+            raised = f"reply({user!r}, {conversation!r}, …) raised {type(error).__name__}: {error}"
+            self.report.findings.append(
+                Finding("server down", user, False, f"with the memory server down, {raised}") if self.server_down
+                else Finding("answers", user, False, raised))
             return None, views
         finally:
             _VIEWS.reset(token)
@@ -428,6 +431,7 @@ async def run_trial(cls: Any, seed: int, *, build: Callable[..., Any] = _build, 
         if stop_early and report.failures():
             return report
         server.stop()  # the memory server goes down
+        runner.server_down = True
         third = build(cls, client(), server.url, draw.keys, work / "empty")
         instances.append(third)
         with _expected_failures_quiet():
@@ -513,16 +517,17 @@ def _apart(report: TrialReport, runner: _Runner, draw: _Draw, yardstick: _Yardst
             continue
         own = _joined([x.text for _, turns in draw.conversations[user] for x in turns] + yardstick.memories[user]
                       + draw.cases[user].phatic)  # a text both users said is not a leak
-        others = [t for other in draw.users if other != user
-                  for t in ([x.text for _, turns in draw.conversations[other] for x in turns if x.tagged]
-                            + yardstick.item_memories[other] + yardstick.silent[other])
-                  if _telling(t) and not shows(own, t)]
+        words = [x.text for other in draw.users if other != user for _, turns in draw.conversations[other]
+                 for x in turns if x.tagged or x.text in yardstick.silent[other]]
+        memories = [m for other in draw.users if other != user for m in yardstick.item_memories[other]]
         everything = " ~ ".join(seen)
-        leaked = [t for t in others if shows(everything, t)]
-        report.findings.append(Finding(
-            "users apart", user, not leaked,
-            f"{user} was shown another user's {leaked[0]!r}: bind each user's memory to that user and their key, "
-            "and key conversations by user too" if leaked else ""))
+        said = [t for t in words if _telling(t) and not shows(own, t) and shows(everything, t)]
+        recalled = [t for t in memories if _telling(t) and not shows(own, t) and shows(everything, t)]
+        detail = (f"{user} was shown another user's words {said[0]!r}, said in a conversation of the same name: "
+                  "key each session by (user, conversation), not by the conversation's name" if said else
+                  f"{user} was given another user's memory {recalled[0]!r}: bind each user's memory to that user and "
+                  "keys[user], one provider per user" if recalled else "")
+        report.findings.append(Finding("users apart", user, not detail, detail))
 
 
 async def _restart(runner: _Runner, restarted: Any, empty: Any, draw: _Draw, yardstick: _Yardstick, user: str) -> None:
@@ -531,10 +536,9 @@ async def _restart(runner: _Runner, restarted: Any, empty: Any, draw: _Draw, yar
     said = [t.text for t in turns]
     follow_up = FOLLOW_UPS[draw.seed % len(FOLLOW_UPS)]
     reply, views = await runner.reply(restarted, user, name, follow_up)
-    report.findings.append(Finding("server down", user, reply is not None,
-                                   "" if reply is not None else "a turn while the memory server was down got no reply"))
     if reply is None:
         return
+    report.findings.append(Finding("server down", user, True))
     lost = [text for text in said if not shows(" ~ ".join(views), text)]
     report.findings.append(Finding(
         "restart", user, not lost,

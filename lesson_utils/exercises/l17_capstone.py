@@ -19,7 +19,8 @@ from ._registry import Hint, StubNotFilled, exercise
 
 #: What to do about each requirement, after what was seen.
 FIXES = {
-    "recall": "give each user a CortadelContextProvider (or memory tools) bound to that user and their key, keys[user]",
+    "recall": "what the user said was stored; recall it in every conversation, on every turn: search all of that "
+              "user's memories (not only one conversation's), with their key",
     "update": "let the memory server decide what is current: store each turn as it is said (add_conversation, "
               "as the provider does), and recall only what search returns",
     "withdrawal": "let the memory server decide what is current: store each turn as it is said, and recall only "
@@ -60,7 +61,7 @@ def _judge(report: TrialReport) -> None:
     failures = report.failures()
     if failures:
         first = failures[0]
-        fix = FIXES.get(first.requirement)
+        fix = None if "recall on every turn" in first.detail else FIXES.get(first.requirement)
         raise Hint(f"{first.requirement}: {first.detail}" + (f" — {fix}" if fix else ""))
     untried = [r for r in REQUIREMENTS if not any(f.requirement == r for f in report.findings)
                and r not in ("update", "withdrawal")]  # a draw may hold no update or withdrawal the server handles

@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import warnings
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from agent_framework import Agent, FileSessionStore
@@ -60,7 +61,7 @@ class Stub:
 class ClassLevelSessions(Assistant):
     """Sessions in a class attribute: they survive a 'restart' in the same process, never a real one."""
 
-    sessions_by_key: dict = {}
+    sessions_by_key: ClassVar[dict] = {}
 
     async def reply(self, user, conversation, text):
         agent = self.agent_for(user)
