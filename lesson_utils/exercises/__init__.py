@@ -31,5 +31,6 @@ from . import l13_users  # noqa: F401
 from . import l14_scaling  # noqa: F401
 from . import l15_framework_memory  # noqa: F401
 from . import l16_choosing_a_design  # noqa: F401
+from . import l17_capstone  # noqa: F401
 
 __all__ = ["EXERCISES", "Exercise", "Hint", "StubNotFilled", "call_learner", "check", "exercise", "not_a_stub"]

@@ -1,0 +1,191 @@
+"""Wrong answers to 17.assistant, written from the exercise text only.
+
+Each assistant answers every turn, keeps each conversation's turns and recalls memories through a
+CortadelContextProvider while things go well, and breaks one rule: each (user, conversation) its own session
+that survives a restart on store_dir (even with the memory server down), what a user said in one conversation
+recalled in their other conversations through a provider bound to that user and keys[user], one user never
+seeing another's facts, and a turn that still gets a reply while the memory server is down.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+
+def _slug(*parts: str) -> str:
+    return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()[:32]
+
+
+class _Base:
+    """The shared skeleton each wrong answer below changes in one place.
+
+    Design: one Agent per user, with an in-memory history provider (the conversation's turns, in the session)
+    and a CortadelContextProvider bound to that user and their key (long-term memory); one AgentSession per
+    (user, conversation), saved to store_dir as JSON after every turn so a restart continues it.
+    """
+
+    def __init__(self, chat_client, memory_url: str, keys: dict[str, str], store_dir: Path) -> None:
+        self.chat_client = chat_client
+        self.memory_url = memory_url
+        self.keys = keys
+        self.store_dir = Path(store_dir)
+        self.store_dir.mkdir(parents=True, exist_ok=True)
+        self.agents = {}
+        self.providers = {}
+        self.sessions = {}
+
+    # --- long-term memory -------------------------------------------------------------
+    def _new_provider(self, user: str):
+        from lesson_utils import CortadelContextProvider
+
+        return CortadelContextProvider(self.memory_url, user, api_key=self.keys[user])
+
+    def _provider_key(self, user: str):
+        return user
+
+    def _agent(self, user: str):
+        from agent_framework import Agent, InMemoryHistoryProvider
+
+        key = self._provider_key(user)
+        if key not in self.agents:
+            provider = self._new_provider(user)
+            self.providers[key] = provider
+            self.agents[key] = Agent(
+                client=self.chat_client,
+                instructions="You are a helpful assistant. Use what you remember about the user.",
+                context_providers=[InMemoryHistoryProvider(), provider],
+            )
+        return self.agents[key]
+
+    # --- a conversation's turns -------------------------------------------------------
+    def _session_key(self, user: str, conversation: str):
+        return (user, conversation)
+
+    def _path(self, user: str, conversation: str) -> Path:
+        return self.store_dir / f"{_slug(user, conversation)}.json"
+
+    def _session(self, agent, user: str, conversation: str):
+        from lesson_utils import load_session
+
+        key = self._session_key(user, conversation)
+        if key not in self.sessions:
+            path = self._path(user, conversation)
+            self.sessions[key] = load_session(path) if path.exists() else agent.create_session()
+        return self.sessions[key]
+
+    def _save(self, session, user: str, conversation: str) -> None:
+        from lesson_utils import save_session
+
+        save_session(session, self._path(user, conversation))
+
+    async def reply(self, user: str, conversation: str, text: str) -> str:
+        agent = self._agent(user)
+        session = self._session(agent, user, conversation)
+        response = await agent.run(text, session=session)
+        self._save(session, user, conversation)
+        return response.text
+
+    async def aclose(self) -> None:
+        for provider in self.providers.values():
+            await provider.aclose()
+        self.providers.clear()
+        self.agents.clear()
+
+
+class FirstTurnRecallOnly(_Base):
+    """Recalls memories on a conversation's first turn only: a fact told elsewhere later is never recalled here."""
+
+    def _new_provider(self, user: str):
+        from lesson_utils import CortadelContextProvider
+
+        class FirstTurnProvider(CortadelContextProvider):
+            async def before_run(self, *, agent, session, context, state):
+                if state.get("recalled"):
+                    return
+                state["recalled"] = True
+                await super().before_run(agent=agent, session=session, context=context, state=state)
+
+        return FirstTurnProvider(self.memory_url, user, api_key=self.keys[user])
+
+
+class SameConversationRecall(_Base):
+    """scope_recall_to_session=True: a user's memories are recalled only in the conversation they were said in."""
+
+    def _new_provider(self, user: str):
+        from lesson_utils import CortadelContextProvider
+
+        return CortadelContextProvider(
+            self.memory_url, user, api_key=self.keys[user], scope_recall_to_session=True
+        )
+
+
+class OneProviderForEveryone(_Base):
+    """One agent and provider, built with the first user's key, serve every user: users see each other's facts."""
+
+    def _provider_key(self, user: str):
+        return "shared"
+
+
+class NoApiKey(_Base):
+    """Binds the provider to the user_id but not to keys[user]: the server refuses it and nothing is recalled."""
+
+    def _new_provider(self, user: str):
+        from lesson_utils import CortadelContextProvider
+
+        return CortadelContextProvider(self.memory_url, user)
+
+
+class RaisesWhenServerDown(_Base):
+    """raise_on_error=True on the provider: a turn while the memory server is down raises instead of replying."""
+
+    def _new_provider(self, user: str):
+        from lesson_utils import CortadelContextProvider
+
+        return CortadelContextProvider(self.memory_url, user, api_key=self.keys[user], raise_on_error=True)
+
+
+class SessionsInMemoryOnly(_Base):
+    """Keeps the sessions in a dict only, never in store_dir: a restart starts every conversation over."""
+
+    def _session(self, agent, user: str, conversation: str):
+        key = self._session_key(user, conversation)
+        if key not in self.sessions:
+            self.sessions[key] = agent.create_session()
+        return self.sessions[key]
+
+    def _save(self, session, user: str, conversation: str) -> None:
+        pass
+
+
+class SavesBeforeTheTurn(_Base):
+    """Saves the session before running the turn: after a restart the conversation's last turn is missing."""
+
+    async def reply(self, user: str, conversation: str, text: str) -> str:
+        agent = self._agent(user)
+        session = self._session(agent, user, conversation)
+        self._save(session, user, conversation)
+        response = await agent.run(text, session=session)
+        return response.text
+
+
+class KeyedByConversationOnly(_Base):
+    """Sessions and files keyed by the conversation name alone: two users' "kitchen-chat" are one conversation."""
+
+    def _session_key(self, user: str, conversation: str):
+        return conversation
+
+    def _path(self, user: str, conversation: str) -> Path:
+        return self.store_dir / f"{_slug(conversation)}.json"
+
+
+WRONG = [
+    ("17.assistant", FirstTurnRecallOnly, "recall only on a conversation's first turn"),
+    ("17.assistant", SameConversationRecall, "recall scoped to the same conversation"),
+    ("17.assistant", OneProviderForEveryone, "one provider shared by all users"),
+    ("17.assistant", NoApiKey, "provider not bound to keys[user]"),
+    ("17.assistant", RaisesWhenServerDown, "turn raises when the memory server is down"),
+    ("17.assistant", SessionsInMemoryOnly, "restart loses the conversation"),
+    ("17.assistant", SavesBeforeTheTurn, "session saved before the turn"),
+    ("17.assistant", KeyedByConversationOnly, "sessions keyed by conversation, not (user, conversation)"),
+]
