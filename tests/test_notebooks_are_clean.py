@@ -19,6 +19,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 ALL_NOTEBOOKS = sorted((REPO / "notebooks").rglob("*.ipynb"))
+# The git filter runs nbstripout once per notebook (a Python start each): on a loaded 2-core machine the
+# module's fixture alone has taken over 300 s, the suite's default limit.
+pytestmark = pytest.mark.timeout(900)
 FIX = "run `python course.py lab` once (it sets up output stripping for git), or `python course.py reset NN`"
 
 
