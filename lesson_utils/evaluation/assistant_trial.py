@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_framework import AgentSession, ChatContext, ChatMiddleware, Message, SessionContext
-from cortadel import ChatMessage, ConversationOptions, ListOptions
+from cortadel import ChatMessage, ConversationOptions
 
 from ..cortadel.client import CortadelMemoryClient
 from ..cortadel.guards import INJECTED_IDS_KEY
@@ -46,6 +46,7 @@ from ..cortadel.provider import CortadelContextProvider
 from ..models.offline import OfflineChatClient
 from .dataset import Case
 from .haystack import SEED, assemble
+from .scorecard import all_memories
 from .splits import Split, load_split
 
 __all__ = ["REQUIREMENTS", "Finding", "TrialReport", "model_view", "normalise", "run_trial", "shows"]
@@ -226,7 +227,7 @@ async def _yardstick(url: str, draw: _Draw, keys: dict[str, str]) -> _Yardstick:
                     result = await client.add_conversation([ChatMessage(role="user", content=turn.text)],
                                                            ConversationOptions(session_id=f"{who}-{name}"))
                     ids[turn.uuid] = [r.id for r in (result.results or []) if r.id]
-            stored = await _stored(client)
+            stored = await all_memories(client)
         texts = {i: _memory_text(item) for i, item in stored.items()}
         current = {i for i, item in stored.items() if item.is_current}
         memories[user] = [texts[i] for turn_ids in ids.values() for i in turn_ids if i in texts]
@@ -244,17 +245,6 @@ async def _yardstick(url: str, draw: _Draw, keys: dict[str, str]) -> _Yardstick:
 
 def _memory_text(item: Any) -> str:
     return (getattr(item, "gist", None) or "").strip() or (item.content or "")
-
-
-async def _stored(client: CortadelMemoryClient) -> dict[str, Any]:
-    items: dict[str, Any] = {}
-    page = 1
-    while True:
-        listed = await client.sdk_client.list(ListOptions(page=page, size=100, include_superseded=True))
-        items.update((item.id, item) for item in listed.items)
-        if page >= (listed.pages or 0):
-            return items
-        page += 1
 
 
 async def _graded(provider: CortadelContextProvider, question: Any, ids: dict[str, list[str]],
@@ -503,7 +493,7 @@ async def _remembers(url: str, draw: _Draw, report: TrialReport) -> None:
     """After the first conversations: each user's own memory (read with their key) holds something."""
     for user in draw.users:
         async with CortadelMemoryClient(url, user, api_key=draw.keys[user]) as client:
-            stored = await _stored(client)
+            stored = await all_memories(client)
         report.findings.append(Finding(
             "remembers", user, bool(stored),
             "" if stored else f"after {user}'s conversations, nothing was stored in {user}'s memory (read with "

@@ -59,7 +59,8 @@ from ..cortadel.query_rewriting import remember_turn
 from .dataset import ABILITIES, DATA_DIR, Case, Question, Tracked
 
 __all__ = [
-    "ALL_MODES", "ANSWERABLE", "FLOORS_PATH", "MODES", "QuestionResult", "Scorecard", "TrackedResult", "check_floors",
+    "ALL_MODES", "ANSWERABLE", "FLOORS_PATH", "MODES", "QuestionResult", "Scorecard", "TrackedResult", "all_memories",
+    "check_floors",
     "load_floors", "run_scorecard", "side_by_side",
 ]
 #: The abilities whose questions have evidence and count in an ``all`` row's recall.
@@ -381,7 +382,7 @@ def _chunks(messages: list[ChatMessage], tracked: set[str]) -> list[tuple[list[C
     return out
 
 
-async def _stored(client: Any) -> dict[str, Any]:
+async def all_memories(client: Any) -> dict[str, Any]:
     """Every memory of the user, superseded ones too, read through the SDK's list: id -> item."""
     items: dict[str, Any] = {}
     page = 1
@@ -480,7 +481,7 @@ async def run_scorecard(
                 await asyncio.sleep(settle_seconds)
             states: dict[str, TrackedResult] = {}
             for case in cases:
-                stored = await _stored(clients[case.user_id])
+                stored = await all_memories(clients[case.user_id])
                 stored_per_user[case.user_id] = {"stored": len(stored),
                                                  "current": sum(bool(i.is_current) for i in stored.values())}
                 for state in _tracked_results(case, turn_ids[case.user_id], stored):
