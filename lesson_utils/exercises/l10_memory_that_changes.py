@@ -84,8 +84,10 @@ async def _move_and_find(move: Any, rng: Any) -> None:
                        "Store it with inference on (no infer=False) so the server checks it against current facts")
         returned = _id_of(answer)
         if returned is None:
-            raise Hint("return the old memory you found (an item from client.list, or its id). "
-                       "A plain list shows current memories only: pass ListOptions(include_superseded=True)")
+            raise Hint("you returned nothing: return the old memory (an item from client.list, or its id). The old "
+                       "city is drawn per run, so do not look for a name: list with "
+                       "ListOptions(include_superseded=True) (a plain list shows current memories only) and pick the "
+                       "item about where the user lives whose is_current is False")
         if getattr(answer, "is_current", None) is True and returned == old_id:
             raise Hint(f"you returned the fact about {old_city} as it was listed before the move (it still says "
                        "is_current=True): find it again after the move, in the history, where it is superseded")
