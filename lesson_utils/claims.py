@@ -35,13 +35,33 @@ CLAIMS_LOG_VARIABLE = "LESSON_CLAIMS_LOG"
 _cuts_seen = 0  # cuts_so_far() when the previous claim was made
 
 
-def expect_model(claim: str, shown: bool, *, hint: str = "") -> bool:
+class Shown:
+    """Evidence that carries what happened when it is false: ``Shown(False, why="it wrote the call as text")``.
+
+    A lesson's *On a real model* note says once what a model may not show; this is not that hedge but a
+    diagnosis computed from the run (the model *wrote* its tool call instead of making it), so the ``✗`` line
+    can say what this model did. It is truthy exactly when ``shown`` is, so ``a and b`` keeps the reason of
+    whichever part failed first.
+    """
+
+    def __init__(self, shown: bool, why: str = "") -> None:
+        self.shown, self.why = bool(shown), why
+
+    def __bool__(self) -> bool:
+        return self.shown
+
+    def __repr__(self) -> str:
+        return f"Shown({self.shown!r}, why={self.why!r})"
+
+
+def expect_model(claim: str, shown: bool | Shown, *, hint: str = "") -> bool:
     """Report whether the model showed ``claim``; assert it on the offline lesson model.
 
-    ``hint`` says what a learner on a real model can do when it did not (shown after ``✗``).
-    Returns ``shown`` so a cell can branch on it.
+    ``hint`` says what a learner on a real model can do when it did not (shown after ``✗``); evidence
+    given as :class:`Shown` brings its own ``why``. Returns ``shown`` so a cell can branch on it.
     """
     global _cuts_seen
+    hint = hint or getattr(shown, "why", "")
     shown = bool(shown)
     cut = cuts_so_far() > _cuts_seen  # a reply since the previous claim stopped at the output cap
     _cuts_seen = cuts_so_far()

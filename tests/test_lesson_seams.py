@@ -7,6 +7,7 @@ import json
 import pytest
 
 from lesson_utils import Lesson, expect_model, show_source, start_lesson
+from lesson_utils.claims import Shown
 from lesson_utils.source import source_view
 from lesson_utils.user_memory import UserMemoryProvider
 
@@ -44,10 +45,14 @@ def test_expect_model_reports_on_a_real_model_and_never_raises(monkeypatch, caps
     out = capsys.readouterr().out
     assert out.startswith("\u2717 the model called search_memory: this model did not show it \u2014 see README")
     assert expect_model("the reply uses the name", True) is True
+    capsys.readouterr()
+    assert expect_model("the model called add_memories", Shown(False, why="it wrote the call as text")) is False
+    assert "did not show it \u2014 it wrote the call as text" in capsys.readouterr().out
     records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert [(r["claim"], r["shown"], r["kind"]) for r in records] == [
         ("the model called search_memory", False, "local"),
         ("the reply uses the name", True, "local"),
+        ("the model called add_memories", False, "local"),
     ]
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..models.text_tool_calls import find_text_tool_calls
+from ..claims import Shown
+from ..models.text_tool_calls import find_text_tool_calls, missing_call_hint
 from .requests import injected_texts
 
-__all__ = ["injected_once_mentioning", "show_tool_calls", "tool_results", "tools_called"]
+__all__ = ["called_tool", "injected_once_mentioning", "show_tool_calls", "tool_results", "tools_called"]
 
 
 def _contents(response: Any, kind: str) -> list[Any]:
@@ -23,6 +24,12 @@ def _contents(response: Any, kind: str) -> list[Any]:
 def tools_called(response: Any) -> list[str]:
     """The names of the tools the model called during the run, in order."""
     return [content.name for content in _contents(response, "function_call")]
+
+
+def called_tool(response: Any, name: str, tools: Iterable[Any]) -> Shown:
+    """Whether the model called the tool ``name`` during the run; when it did not, why: it wrote the call as
+    text instead (a small local model's habit), or answered without the tool."""
+    return Shown(name in tools_called(response), why=missing_call_hint(response.text, tools))
 
 
 def tool_results(response: Any) -> list[str]:

@@ -28,14 +28,20 @@ def sent_turn_without_tools(request: Any, opening: str) -> bool:
 
 
 def index_links_every_topic(index: str, records: Iterable[Any]) -> bool:
-    """``MEMORY.md`` (``index``) links each topic file of ``records`` (there is at least one)."""
-    slugs = [record.slug for record in records]
-    return bool(slugs) and all(f"(topics/{slug}.md)" in index for slug in slugs)
+    """``MEMORY.md`` (``index``) links each topic file of ``records`` (whatever the model extracted: with no
+    topics there is nothing to link, and whether it extracted any is a claim about the model)."""
+    return all(f"(topics/{record.slug}.md)" in index for record in records)
 
 
 def consolidation_inputs(requests: Iterable[Any]) -> list[dict[str, Any]]:
     """What each consolidation request sent: the topic file's JSON (its ``memories``, ``session_ids``...)."""
     return [json.loads(r.messages[-1].text) for r in requests]
+
+
+def sent_both_paraphrases(inputs: list[dict[str, Any]]) -> bool:
+    """The last consolidation request (of ``consolidation_inputs``) carried two memories of one topic, with
+    the sessions they came from; False when no consolidation ran (a model that extracted nothing)."""
+    return bool(inputs) and len(inputs[-1].get("memories", [])) == 2 and bool(inputs[-1].get("session_ids"))
 
 
 def rewrote_one_file(*replies: Any) -> bool:

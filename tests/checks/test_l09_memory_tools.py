@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from agent_framework import AgentResponse, Content, FunctionTool, Message
 
-from lesson_utils.checks.l09_memory_tools import injected_once_mentioning, show_tool_calls, tool_results, tools_called
+from lesson_utils.checks.l09_memory_tools import (
+    called_tool, injected_once_mentioning, show_tool_calls, tool_results, tools_called,
+)
 
 
 def search_memory(query: str) -> str:
@@ -31,6 +33,14 @@ def test_show_tool_calls_prints_a_call_written_as_text(capsys):
     assert "WROTE a call as text" in capsys.readouterr().out
     assert show_tool_calls(SEARCHED, TOOLS) == ["search_memory"]
     assert "WROTE" not in capsys.readouterr().out
+
+
+def test_called_tool_says_why_when_the_model_did_not_call_it():
+    assert called_tool(SEARCHED, "search_memory", TOOLS)
+    wrote = called_tool(WROTE_IT, "search_memory", TOOLS)
+    assert not wrote and "wrote the call as text" in wrote.why and "README" in wrote.why
+    answered = called_tool(AgentResponse(messages=[Message("assistant", ["No idea."])]), "search_memory", TOOLS)
+    assert not answered and "answered without the tool" in answered.why
 
 
 class _Request:

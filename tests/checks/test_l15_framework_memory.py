@@ -9,7 +9,7 @@ from agent_framework import AgentResponse, Content, Message
 
 from lesson_utils.checks.l15_framework_memory import (
     consolidation_inputs, index_links_every_topic, learned_by, requests_with_prompt, rewrote_one_file,
-    sent_turn_without_tools,
+    sent_both_paraphrases, sent_turn_without_tools,
 )
 from lesson_utils.models.offline import ModelRequest
 
@@ -44,7 +44,14 @@ def test_index_links_every_topic_needs_a_link_to_each_topic_file() -> None:
     index = "- [home](topics/home.md)\n- [coffee order](topics/coffee-order.md)"
     assert index_links_every_topic(index, records)
     assert not index_links_every_topic("- [home](topics/home.md)", records)
-    assert not index_links_every_topic(index, [])
+    assert index_links_every_topic("", [])  # nothing extracted: nothing to link (whether it extracts is the model's part)
+
+
+def test_sent_both_paraphrases_needs_a_consolidation_of_two_memories() -> None:
+    assert sent_both_paraphrases([{"memories": ["a", "b"], "session_ids": ["s1", "s2"]}])
+    assert not sent_both_paraphrases([{"memories": ["a"], "session_ids": ["s1"]}])
+    assert not sent_both_paraphrases([{"memories": ["a", "b"], "session_ids": []}])
+    assert not sent_both_paraphrases([])
 
 
 def test_consolidation_inputs_reads_the_topic_json_each_request_sent() -> None:
