@@ -1,6 +1,6 @@
 """What a user's memory store holds, read back through the official SDK client.
 
-Lessons 09 and 10 prove claims about the store itself — a fact was kept, a duplicate did not grow it, a
+Lessons 09 to 13 prove claims about the store itself — a fact was kept, a duplicate did not grow it, a
 fact was superseded or withdrawn — so they read it back the way any client of the contract would:
 ``list`` (current memories, or the history too with ``include_superseded``) and ``get``.
 """
@@ -16,12 +16,14 @@ __all__ = ["has_current", "has_outdated", "memories_mentioning", "mentions", "st
            "was_withdrawn"]
 
 
+async def _listed(client: Any, include_superseded: bool) -> list[Any]:
+    sdk = getattr(client, "sdk_client", client)  # a CortadelMemoryClient, or the SDK's CortadelClient itself
+    return list((await sdk.list(ListOptions(include_superseded=include_superseded, size=100))).items)
+
+
 async def stored_facts(client: Any, *, include_superseded: bool = False) -> list[str]:
     """The text of every memory ``client``'s user has (current ones, unless ``include_superseded``)."""
-    sdk = getattr(client, "sdk_client", client)  # a CortadelMemoryClient, or the SDK's CortadelClient itself
-    listed = await sdk.list(ListOptions(include_superseded=include_superseded, size=100))
-    return [item.content for item in listed.items]
-
+    return [item.content for item in await _listed(client, include_superseded)]
 
 
 async def stored_facts_at(url: str, user: str, api_key: str | None = None) -> list[str]:
@@ -32,11 +34,10 @@ async def stored_facts_at(url: str, user: str, api_key: str | None = None) -> li
     async with CortadelMemoryClient(url, user, api_key=api_key) as memory:
         return await stored_facts(memory)
 
+
 async def memories_mentioning(client: Any, word: str, *, include_superseded: bool = False) -> list[Any]:
     """The memory items whose text mentions ``word`` (current ones, unless ``include_superseded``)."""
-    sdk = getattr(client, "sdk_client", client)
-    listed = await sdk.list(ListOptions(include_superseded=include_superseded, size=100))
-    return [item for item in listed.items if word in (item.content or "")]
+    return [item for item in await _listed(client, include_superseded) if word in (item.content or "")]
 
 
 def mentions(texts: Iterable[str], word: str) -> bool:

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 from typing import Any
 
 from agent_framework import Agent, ChatResponse, Content, ContextProvider, Message, chat_middleware
 from cortadel import AddOptions, ConversationResult, CortadelClient, SearchResults
 
+from ..checks.addresses import nobody_listening
+from ..checks.requests import injected_texts
 from ._cases import drawn_cases
 from ._registry import Hint, call_learner, exercise
 
@@ -92,21 +93,6 @@ class _Cancelled:
         raise asyncio.CancelledError()
 
 
-def _injected(recorder: Any, source_id: str) -> list[str]:
-    request = recorder.last_request
-    return [
-        m.text
-        for m in request.messages
-        if (m.additional_properties or {}).get("_attribution", {}).get("source_id") == source_id
-    ]
-
-
-def _down_url() -> str:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{probe.getsockname()[1]}"
-
-
 async def _build(cls: type, client: Any, cap: int) -> ContextProvider:
     provider = await call_learner(cls, client, max_remembered=cap, what=f"{cls.__name__}(client, max_remembered={cap})")
     if not isinstance(provider, ContextProvider):
@@ -162,7 +148,7 @@ async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, 
     what = f"{cls.__name__}'s before_run / after_run"
 
     await _run(agent, "When do I usually ship?", session, what)
-    first = _injected(recorder, provider.source_id)
+    first = injected_texts(recorder.last_request, provider.source_id)
     if not any(day in text for text in first):
         raise Hint(
             f"before_run injected no memory about shipping on {day}s: search with the turn's user text and "
@@ -184,7 +170,7 @@ async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, 
         )
 
     await _run(agent, "Which day do I ship?", session, what)
-    if any(day in text for text in _injected(recorder, provider.source_id)):
+    if any(day in text for text in injected_texts(recorder.last_request, provider.source_id)):
         raise Hint(
             f"the memory about {day}s was injected again on the second turn of the same session: keep the "
             "injected ids in `state` and skip hits you have already injected"
@@ -197,7 +183,7 @@ async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, 
         )
 
     await _run(agent, "Where do I live, and what is my favourite colour?", session, what)
-    third = _injected(recorder, provider.source_id)
+    third = injected_texts(recorder.last_request, provider.source_id)
     if not any(city in text for text in third):
         raise Hint(
             f"on turn 3 nothing about living in {city} was injected, though it was never injected before: "
@@ -220,7 +206,7 @@ async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, 
     other = _agent(await _build(cls, client, cap=2), recorder)
     for runner, label in ((agent, "a new session on the same provider"), (other, "a second provider instance")):
         await _run(runner, "Where do I live?", runner.create_session(), what)
-        if not any(city in text for text in _injected(recorder, provider.source_id)):
+        if not any(city in text for text in injected_texts(recorder.last_request, provider.source_id)):
             raise Hint(
                 f"{label} was never told that the user lives in {city}, because another session had been: keep the "
                 "injected ids in session.state (the `state` you are given), not on the provider, its class or "
@@ -243,7 +229,7 @@ async def _failed_turn_not_stored(cls: type, client: _Recording) -> None:
 
 
 async def _fails_open(cls: type, user: str) -> None:
-    async with CortadelClient(_down_url(), user) as down:
+    async with CortadelClient(nobody_listening(), user) as down:
         provider = await _build(cls, down, cap=3)
         agent = _agent(provider)
         try:
