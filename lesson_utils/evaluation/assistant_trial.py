@@ -43,7 +43,7 @@ from cortadel import ChatMessage, ConversationOptions
 from ..cortadel.client import CortadelMemoryClient
 from ..cortadel.guards import INJECTED_IDS_KEY
 from ..cortadel.provider import CortadelContextProvider
-from ..models.offline import OfflineChatClient
+from ..models.offline import OfflineChatClient, instructions_from
 from .dataset import Case
 from .haystack import SEED, assemble
 from .scorecard import all_memories
@@ -122,10 +122,8 @@ class _ViewRecorder(ChatMiddleware):
     async def process(self, context: ChatContext, call_next: Callable[[], Awaitable[None]]) -> Any:
         views = _VIEWS.get()
         if views is not None:
-            options = dict(context.options or {})
-            given = options.get("instructions")
-            instructions = given if isinstance(given, str) else "\n".join(map(str, given or []))
-            views.append(model_view(list(context.messages), instructions))
+            messages = list(context.messages)
+            views.append(model_view(messages, instructions_from(dict(context.options or {}), messages)))
         await call_next()
 
 
