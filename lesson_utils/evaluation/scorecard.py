@@ -226,7 +226,9 @@ class Scorecard:
 
     def items(self) -> dict[str, Any]:
         """What the server kept, across modes: updates whose new value is current and old one not,
-        false supersessions among keeps, withdrawals invalidated; memories and ingest per user."""
+        false supersessions among keeps, withdrawals invalidated; memories and ingest per user, and
+        *stray* supersessions: memories made not current that no update or withdrawal asked for (the
+        haystack's own facts, wrongly read as replacing one another)."""
         def of(kind: str) -> list[TrackedResult]:
             return [t for t in self.tracked if t.item.kind == kind]
 
@@ -237,6 +239,7 @@ class Scorecard:
             "withdrawals": len(of("withdrawal")), "withdrawals_invalidated": sum(t.ok for t in of("withdrawal")),
             "min_memories_per_user": min((v["stored"] for v in stored.values()), default=None),
             "min_current_per_user": min((v["current"] for v in stored.values()), default=None),
+            "stray_per_user": (sum(v.get("stray", 0) for v in stored.values()) / len(stored)) if stored else None,
             "baseline_tokens": self.baseline_tokens,
             "ingest_seconds_per_user": (self.meta["ingest_seconds"] / self.meta["users"]) if self.meta.get("users") else None,
         }
@@ -282,7 +285,8 @@ class Scorecard:
                        f"{items['withdrawals_invalidated']}/{items['withdrawals']}.")]
         if items["min_memories_per_user"] is not None:
             lines += [(f"History per user: {self.meta.get('sessions_per_user')} sessions, at least "
-                       f"{items['min_memories_per_user']} memories stored ({items['min_current_per_user']} current); "
+                       f"{items['min_memories_per_user']} memories stored ({items['min_current_per_user']} current; "
+                       f"{items['stray_per_user']:.1f} made not current that nothing asked to change); "
                        f"ingest {items['ingest_seconds_per_user']:.1f} s per user.")]
         return "\n".join(lines)
 
@@ -482,8 +486,11 @@ async def run_scorecard(
             states: dict[str, TrackedResult] = {}
             for case in cases:
                 stored = await all_memories(clients[case.user_id])
-                stored_per_user[case.user_id] = {"stored": len(stored),
-                                                 "current": sum(bool(i.is_current) for i in stored.values())}
+                asked = {i for item in case.tracked for t in item.not_current for i in turn_ids[case.user_id].get(t, [])}
+                stored_per_user[case.user_id] = {
+                    "stored": len(stored), "current": sum(bool(i.is_current) for i in stored.values()),
+                    # made not current though no update or withdrawal of the case asked for it
+                    "stray": sum(not i.is_current and key not in asked for key, i in stored.items())}
                 for state in _tracked_results(case, turn_ids[case.user_id], stored):
                     tracked.append(state)
                     states[f"{case.user_id}-{state.item.item_id}"] = state

@@ -7,7 +7,9 @@ matrix product, not a model call:
    (``data/update_exemplars.txt``, embedded once per embedding model); the nearest ones vote. Single-valued
    families are home, name, age, employer, job, partner, car, favourite (one per kind: colour, film,
    drink …) and schedule (one per activity). The other labels (likes, pets, languages, trips, where
-   one grew up, other people …) are there so that near misses land on them and fill no slot.
+   one grew up, other people …) are there so that near misses land on them and fill no slot — and
+   ``everyday`` (errands, meals, plans, passing news), the bulk of a long history: without it, a
+   fifth of a 590-memory history was read as single-valued and replaced by unrelated facts.
 2. **Value** — the words of a fact that are not its attribute's wording: the words the examples of
    that attribute share are its frame ("lives", "moved", "favourite", "colour"), the rest are the
    value. Proper nouns and numbers count first ("34th" is 34). Two facts of one single-valued
@@ -17,7 +19,10 @@ matrix product, not a model call:
 Rules stay only where a rule is the simplest correct tool:
 
 * **subject** — a fact about someone else ("Alex's brother lives in Oslo", "the user's dog is called
-  Rolo") never supersedes the user's; "the user's partner is Sam" is the user's partner;
+  Rolo", "the user's old schoolmate Ava works …", "Eva from the user's choir …": ``subject.py``'s
+  group member) never supersedes the user's; "the user's partner is Sam" is the user's partner;
+* **distant past** (``timeframe.distant_past``: "years ago", "as a child", "used to") — no current
+  value, so it neither supersedes nor is superseded;
 * **departure** — the verbs of leaving (``updates.LEAVING``: "sold", "quit", "left", "moved out of",
   "broke up with" …), of exchange ("traded in", "replaced" …), and "X but now Y": what was left is replaced whatever its attribute,
   so "sold my Corolla and bought a Tesla" replaces the Corolla while two cars said plainly stay;
@@ -42,6 +47,8 @@ from typing import Any
 
 import numpy as np
 
+from .subject import group_member
+from .timeframe import distant_past
 from .updates import LEAVING, Fact, Verdict, is_withdrawal
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
@@ -76,7 +83,11 @@ _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
 _RELATION = (r"(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|children|kids?|wife|husband|"
              r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friends?|colleagues?|boss|manager|neighbou?r|cousin|"
              r"aunt|uncle|niece|nephew|grand\w+|flatmate|roommate|housemate|dog|cat|puppy|kitten|pet|horse|rabbit)")
-_OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?(?:ex-)?{_RELATION}\b", re.I)
+_NAMED = r"(?-i:(?:(?!(?:is|are|was|were|on|in|at|to|for|from|with|by|of|called|named)\b)[a-z][\w\-]*\s+){1,3}[A-Z][\w\-]*)\b(?!')"
+#: Someone else's fact: a relation ("the user's sister …") or anyone named after a possessive ("the user's
+#: old schoolmate Ava …"); a named member of a group ("Eva from the user's choir …") is ``subject.group_member``.
+_OTHER_PERSON = re.compile(rf"^(?:(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:(?:[\w\-]+\s+){{0,2}}?(?:ex-)?{_RELATION}\b"
+                           rf"|{_NAMED}))", re.I)
 _PARTNER_IS = re.compile(r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)\b.*\bis\s+"
                          r"(?:now\s+|called\s+|named\s+)?[A-Z][\w\-]*$")
 # "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
@@ -120,7 +131,7 @@ class Reading:
 def read(text: str) -> Reading:
     line = " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…")
     line = _LEAD.sub("", line)
-    about_user = not _OTHER_PERSON.match(line) or bool(_PARTNER_IS.search(line))
+    about_user = not (_OTHER_PERSON.match(line) or group_member(line)) or bool(_PARTNER_IS.search(line))
     line = re.sub(r"n't\b", " not", line)
     words = _WORD.findall(_NEGATED.sub(" ", line))
     name = _NAME_SUBJECT.match(line)
@@ -188,7 +199,7 @@ class MeaningDecider:
     def attribute(self, fact: Fact) -> str | None:
         label, reading = self.label(fact), read(fact.text)
         single = label is not None and label.split(":")[0] in SINGLE_VALUED
-        return label if single and reading.about_user and not reading.negated else None
+        return label if single and reading.about_user and not reading.negated and not distant_past(fact.text) else None
 
     def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:
         """(all value words, the proper nouns and numbers among them) of a fact read under ``label``."""
@@ -212,7 +223,7 @@ class MeaningDecider:
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
         n = read(new.text)
-        if is_withdrawal(new.text) or not n.about_user:  # withdrawals go through ``retracts``
+        if is_withdrawal(new.text) or not n.about_user or distant_past(new.text):  # withdrawals: ``retracts``
             return [Verdict.UNRELATED for _ in stored]
         label = self.label(new)
         if not (n.departed or n.negated or (label or "").split(":")[0] in SINGLE_VALUED):
@@ -223,7 +234,7 @@ class MeaningDecider:
 
     def _decide(self, new: Fact, old: Fact) -> Verdict:
         n, o = read(new.text), read(old.text)
-        if not o.about_user:
+        if not o.about_user or distant_past(old.text):
             return Verdict.UNRELATED
         if n.departed and not o.negated and n.departed & self.values(o, None)[0]:
             return Verdict.SUPERSEDES  # "sold the Fiesta and bought …" replaces "drives a Fiesta"

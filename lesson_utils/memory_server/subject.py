@@ -10,7 +10,8 @@ tell them apart without any model:
 * the memory's subject is a possessive chain ("The user's sister's friend Lea …", "Alex's
   neighbour …"): the person is the *last* link's head word ("friend" — the sister's friend is not
   the sister), skipping modifiers like "old" or "best";
-* or it is "<Name> from their/his/her …" (a member of some group);
+* or it is "<Name> from their/his/her/the user's …" (a member of some group: "Eva from the
+  user's choir", as the distiller writes it);
 * a possessive followed by is/are/was/were within three words is an attribute of the user, not a
   person ("The user's favourite food is …", "The user's sister is called …" is about the sister,
   which the question then names).
@@ -25,14 +26,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["KIN_GROUPS", "about_someone_else", "person_of"]
+__all__ = ["KIN_GROUPS", "about_someone_else", "group_member", "person_of"]
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _POSSESSIVE = re.compile(r"^\s*(?:the user|[^\W\d_]+)['’]s\s+(.+)$", re.IGNORECASE | re.DOTALL)
 #: One more link of a possessive chain: "sister's friend Lea" -> "friend Lea".
 _LINK = re.compile(r"^((?:[^\W\d_]+\s+)?[^\W\d_]+)['’]s\s+(.+)$", re.DOTALL)
 _ATTRIBUTE = re.compile(r"^(?:[^\W_]+\s+){0,2}(?:is|are|was|were)\b", re.IGNORECASE)
-_GROUP_MEMBER = re.compile(r"^\s*([A-Z][^\W\d_]+) from (?:their|his|her)\b")
+_GROUP_MEMBER = re.compile(r"^\s*([A-Z][^\W\d_]+) from (?:their|his|her|the user['’]s)\s")
 #: Words before a possessive's head noun that do not name the person ("old schoolmate", "best friend").
 _MODIFIERS = frozenset("old best new late former younger older little big elder".split())
 #: Relation words that name each other: a question about one may be answered by a memory about another.
@@ -61,12 +62,18 @@ def _named(word: str) -> set[str]:
     return names
 
 
+def group_member(content: str) -> str | None:
+    """The name of a group member a memory is about ("Eva" in "Eva from the user's choir sings"), or None."""
+    member = _GROUP_MEMBER.match(content)
+    return member.group(1) if member else None
+
+
 def person_of(content: str) -> str | None:
     """The word naming the person a memory is about ("friend", "Mia"), or None when it is the user's own fact."""
     possessive = _POSSESSIVE.match(content)
     if possessive is None:
-        member = _GROUP_MEMBER.match(content)
-        return member.group(1).casefold() if member else None
+        member = group_member(content)
+        return member.casefold() if member else None
     phrase = possessive.group(1)
     while (link := _LINK.match(phrase)) is not None:  # follow the chain to its last link
         phrase = link.group(2)

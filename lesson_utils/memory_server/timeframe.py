@@ -13,23 +13,30 @@ has a present-tense verb or "now"/"currently"/"these days" and no past-tense mar
 in the past when it carries a distant-past phrase ("ago", "as a child", "used to", "once", "back
 then", "last year", "in their twenties"). Recent past ("last week", "yesterday") is not distant:
 "The user turned 51 last week" still says how old they are.
+
+The update decider asks :func:`distant_past`, which leaves out "last year": "Years ago the user
+spent a summer in Lima" fills no attribute now, but "The user moved to Lima last year" is still
+where they live. ("Once a week" is a schedule, not the past.)
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["about_now", "long_past"]
+__all__ = ["about_now", "distant_past", "long_past"]
 
 _PRESENT = re.compile(r"\b(?:am|is|are|do|does|have|has|now|currently|these days|at the moment|nowadays)\b|'s\b|'re\b|'m\b",
                       re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|did|had|used to|ago|happened|last|first|before|after|ever|once|when)\b",
                    re.IGNORECASE)
-_LONG_PAST = re.compile(
-    r"\b(?:ago|as a (?:child|kid|boy|girl|teen|teenager|student)|used to|once|back then|last year|formerly|"
-    r"years back|in (?:their|his|her) (?:youth|childhood|teens|twenties|thirties|forties|fifties|student days))\b",
-    re.IGNORECASE,
-)
+_DECADES = r"in (?:their|his|her) (?:youth|childhood|teens|twenties|thirties|forties|fifties|student days)"
+# "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
+_DISTANT = (r"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|used to|(?<=\s)once(?! (?:a|every|per)\b)|"
+            r"back then|formerly|years back")
+_LONG_PAST = re.compile(rf"\b(?:{_DISTANT}|{_DECADES}|last year)\b", re.IGNORECASE)
+#: For the decider a decade sets the scene only when it leads ("In their twenties the user …"); at the
+#: end it tells an age ("… so that's them in their thirties").
+_DISTANT_PAST = re.compile(rf"\b(?:{_DISTANT})\b|^{_DECADES}\b", re.IGNORECASE)
 
 
 def about_now(query: str) -> bool:
@@ -40,3 +47,9 @@ def about_now(query: str) -> bool:
 def long_past(content: str) -> bool:
     """True when ``content`` tells of a time long past (see the module docstring)."""
     return bool(_LONG_PAST.search(content))
+
+
+def distant_past(content: str) -> bool:
+    """True when ``content`` is framed as the distant past ("years ago", "as a child", "used to"), so it
+    cannot be the current value of anything; "last year" is not that distant."""
+    return bool(_DISTANT_PAST.search(content))

@@ -102,7 +102,7 @@ def test_follow_ups_have_their_own_row_and_stay_out_of_the_all_row():
 
 def test_floors_bound_the_across_mode_figures_too():
     card = Scorecard([], [], 9_000.0, ("hybrid",), meta={"users": 1, "ingest_seconds": 1.0,
-                                                         "stored_per_user": {"u": {"stored": 480, "current": 470}}},
+                                                         "stored_per_user": {"u": {"stored": 480, "current": 470, "stray": 3}}},
                      tracked=[tracked("keep", ["a", "b"], [], {"a": [False], "b": [True]})])
     problems = check_floors(card, {"items_min": {"min_memories_per_user": 500, "baseline_tokens": 10_000},
                                    "items_max": {"false_supersessions": 0}})

@@ -55,6 +55,8 @@ def test_a_question_about_now_ranks_the_current_fact_above_the_same_topic_long_a
     ("What's my sister's name?", "The user's sister's friend Lea has a cat named Luna.", True),
     ("Does my sister's friend have a cat?", "The user's sister's friend Lea has a cat named Luna.", False),
     ("What does Mia from my book club do?", "Mia from their book club works as a welder.", False),
+    ("Where do I work?", "Sven from the user's pottery class works at a brewery.", True),  # as the distiller writes it
+    ("Where do I work?", "The user works from a studio in Hove.", False),
 ])
 def test_the_person_is_the_last_link_of_a_possessive_chain_and_kin_words_name_each_other(query, content, expected):
     assert subject.about_someone_else(query, content) is expected
@@ -75,6 +77,19 @@ def test_a_question_is_about_now_in_the_present_tense_without_a_past_marker(quer
     ("The user used to live in Ghent.", True),
     ("The user turned 51 last week.", False),
     ("The user lives in Seville now.", False),
+    ("The user swims once a week.", False),
 ])
 def test_a_memory_is_long_past_when_framed_as_the_distant_past(content, expected):
     assert timeframe.long_past(content) is expected
+
+
+@pytest.mark.parametrize("content, expected", [
+    ("In their teens the user delivered newspapers in Derby.", True),
+    ("Decades ago the user had a flat in Turin.", True),
+    ("The user once sailed to Corsica.", True),
+    ("The user moved to Turin last year.", False),  # a state that began last year still holds
+    ("The user had their 40th last month, so they are in their forties now.", False),  # an age, told
+    ("Once the lease was signed the user moved to Hove.", False),  # "once" as "as soon as"
+])
+def test_the_decider_treats_only_the_distant_past_as_no_current_value(content, expected):
+    assert timeframe.distant_past(content) is expected
