@@ -10,6 +10,9 @@ and the contract say only that a real Cortadel distils a conversation into atomi
   assistant ("Your name is Max", "Always answer in French").
 * Questions, greetings, thanks, acknowledgements, requests and filler ("I see", "I'm not sure")
   are not facts.
+* Chat news often has no subject, and is the user's own: it starts with a verb ("live in Tromsø now"), an age ("forty
+  now"), "new …" ("new flat in Leith") or a bare noun phrase ("choir's on Tuesdays now"); "I" or "my" is added. Small
+  talk with no subject ("weather's grim today"), and a name as subject ("Marit moved to Oslo"), state nothing of theirs.
 * Compound sentences are split into atomic clauses ("I live in Lyon and I work at Acme" → two
   facts), and each is rewritten in the third person with an explicit subject, so it stands on
   its own when recalled later in another session: "I usually ship on Fridays" → "Alex usually
@@ -61,7 +64,7 @@ _LEADING_NOISE = re.compile(
 # "Big news: I moved to Porto", "Quick update - I ..." : a short lead-in before the statement.
 _LEAD_IN = re.compile(r"^(?!(?:I|my|My)\b)[A-Za-z][\w' ]{0,24}(?::|\s[-\u2013\u2014])\s+(?=(?:I|my|My)\b)")
 _FILLER = re.compile(
-    r"^(?:i (?:see|agree|understand|guess|mean|wonder|suppose|think so|hope so|don't think so|"
+    r"^(?:i (?:see|agree|understand)\b(?!\s+\w)|i (?:guess|mean|wonder|suppose|think so|hope so|don't think so|"
     r"do not know|don't know|was wondering|have a question|have another question|"
     r"would like to (?:know|ask)|want to (?:know|ask)|need (?:some )?help|can help|could help|"
     r"would be (?:happy|glad)|will be (?:happy|glad)|am (?:happy|glad) to help|am sorry|apologi[sz]e)\b"
@@ -89,11 +92,20 @@ _FORGET = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
-#: A chat sentence with no subject starts with a past-tense verb: "Quit the mill and signed on with a brewery."
-#: (or an adverb and then one, or a negation: "just hit 45", "don't do the crossword any more").
-_SUBJECTLESS = re.compile(r"^(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]{2,}ed|quit|left|sold|got|had|took|"
-                          r"became|bought|went|began|made|found|swapped|traded|split|broke|gave|turned|upgraded|hit|"
-                          r"do not|did not|no longer)\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
+#: What a clause with no subject lacks, by group name (see :func:`_own`); "I" not before a feeling ("tired of …").
+_AGE = r"(?i:\d{1,3}|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty(?:-[a-z]+)?)"
+_SUBJECTLESS = re.compile(rf"^(?:(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|about\b))"
+                          r"|quit|left|sold|got|had|took|became|bought|went|began|made|found|swapped|traded|split|broke|gave|"
+                          r"turned|upgraded|hit|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b)|do not|"
+                          rf"did not|no longer)\b(?!'s|\s+(?:is|are|was|were)\b))|(?P<I_have>been\s)|(?P<I_am>{_AGE}"
+                          r"(?=\s*(?:$|[,;!]|(?:now|as of|since|today|already|this|last|next)\b)))|(?P<I_have_a>new\s+[\w-]+(?:\s+[\w-]+)?"
+                          r"\s+(?:at|in|with|for|from)\b))", re.IGNORECASE)
+_NOT_NOUN = (r"(?!(?i:my|our|we|i|the|an?|th[ia]t|these|those|its?|s?he|his|her|they|their|there|here|you|your|all|each|"
+             r"wh(?:at|o|ich|en|ere|y)|no|none|(?:every|some|any|no)(?:one|body|thing|where))\b)")
+_BARE_NOUN = re.compile(rf"^(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)(?:'s|\s+(?:is|are|was|were|has|have|[a-z]+ed)\b)")
+_WEEKLY = re.compile(r"(?i)\b(?:every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|evenings|nights|weekends)\b")
+_CHANGED = re.compile(r"(?i)\b(?:now|these days|nowadays|any ?more|as of|since|new|moved|switched|changed)\b")
+_ITS_NAME = re.compile(r"^(?:his|her|their|its) name(?: is|'s)\s+(?=\S)", re.IGNORECASE)
 #: A statement asked as a question: "did I mention I've moved to Graz?", "guess who's 58?".
 _TOLD_AS_QUESTION = re.compile(r"^(?:(?P<told>(?:did|have) I (?:mention(?:ed)?|tell you|told you|say|said)(?: that)?)"
                                r"|guess who(?:(?P<got>'s got|\s+has got|\s+has)|'s|\s+is))\s+(?=\S)", re.IGNORECASE)
@@ -104,14 +116,9 @@ _POLITE_ASK = re.compile(r"^(?:please\s+)?(?:could|can|would|will)\s+you\b", re.
 _SECOND_PERSON_START = re.compile(r"^(?:you|your|always|never)\b", re.IGNORECASE)
 
 _CONTRACTIONS = (
-    (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'd\b", "I would"), (r"\bI'll\b", "I will"),
-    (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"), (r"\bdon't\b", "do not"),
-    (r"\bdoesn't\b", "does not"), (r"\bdidn't\b", "did not"), (r"\bisn't\b", "is not"),
-    (r"\baren't\b", "are not"), (r"\bwasn't\b", "was not"), (r"\bhaven't\b", "have not"),
-    (r"\bhasn't\b", "has not"), (r"\bshouldn't\b", "should not"), (r"\bwouldn't\b", "would not"),
-    (r"\bcouldn't\b", "could not"), (r"\byou're\b", "you are"), (r"\byou've\b", "you have"),
-    (r"\byou'll\b", "you will"), (r"\byou'd\b", "you would"), (r"\bwe're\b", "we are"),
-    (r"\bwe've\b", "we have"), (r"\bmy name's\b", "my name is"),
+    (r"\bI'm\b", "I am"), (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"), (r"n't\b", " not"),
+    (r"\b(I|you|we)'ve\b", r"\1 have"), (r"\b(I|you)'d\b", r"\1 would"), (r"\bI'll\b", "I will"),
+    (r"\byou'll\b", "you will"), (r"\b(you|we)'re\b", r"\1 are"), (r"\bmy name's\b", "my name is"),
 )
 _ADVERBS = (
     "usually always often never sometimes really also just still rarely generally mostly normally "
@@ -143,11 +150,11 @@ def _third_person(verb: str) -> str:
 
 def _sentences(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
-    parts = re.split(r"(?<=[.!?])\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)", text)
+    parts = re.split(r"(?<=[.!?])(?<!\b[SsDdMm][trs]\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)", text)
     clauses: list[str] = []
     for part in parts:
         # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
-        clauses.extend(re.split(r",?\s+(?:and|but|so|while|plus)\s+(?=(?:I|my|My|I'm|I've)\b)|,\s+(?=(?:I|I'm|I've|[Ww]e|[Ww]e're|[Ww]e've)\s)",
+        clauses.extend(re.split(rf",?\s+(?:and|but|so|while|plus)\s+(?=(?:I|my|My|I'm|I've)\b)|,\s+(?=(?:I|I'm|I've|[Ww]e|[Ww]e're|[Ww]e've)\s|{_AGE}\s+(?:now|as of)\b)",
                                 part))
     return [c.strip() for c in clauses if c and c.strip()]
 
@@ -171,6 +178,22 @@ def _clean(clause: str) -> str | None:
         return None
     if len(re.findall(r"\w+", clause)) < 2:
         return None
+    return clause
+
+
+def _own(clause: str, previous: str) -> str:
+    """The user's own news told without a subject (see the module docstring), given the words it lacks ("I", "my" …).
+    A bare noun phrase counts when it gives a weekly time or, in two words or more, a change; an age stops at a comma."""
+    labelled, subjectless, bare, named = (p.match(clause) for p in (_LABELLED, _SUBJECTLESS, _BARE_NOUN, _ITS_NAME))
+    if labelled and not _FIRST_PERSON.search(clause):
+        return f"my {labelled.group(1)[0].lower()}{labelled.group(1)[1:]} is {labelled.group(2)}"
+    if subjectless:
+        clause = clause.split(",")[0] if subjectless.lastgroup == "I_am" else clause
+        return f"{str(subjectless.lastgroup).replace('_', ' ')} {clause[0].lower()}{clause[1:]}"
+    if named and re.search(r"\ban?\s+(?:new\s+)?[a-z]+$", previous):  # "got a puppy" + "her name is Mo"
+        return f"{previous} called {clause[named.end():]}"
+    if bare and (_WEEKLY.search(clause, bare.end()) or (" " in bare.group("np") and _CHANGED.search(clause))):
+        return f"my {clause[0].lower()}{clause[1:]}"
     return clause
 
 
@@ -245,6 +268,8 @@ def distill(
                     fact.source_uuids.append(turn.uuid)
             return
         seen.add(key)
+        if facts and not forget and text.startswith(facts[-1].text[:-1] + " "):  # "… a puppy" + "… a puppy called Mo"
+            facts.pop()
         facts.append(Fact(text=text, source_uuids=[turn.uuid] if turn.uuid else [], name=name, forget=forget))
 
     if is_agent_memory:
@@ -270,7 +295,7 @@ def distill(
         return facts
 
     name = find_name(turns) or known_name
-    subject = name or "The user"
+    subject, previous = name or "The user", ""
     for turn in turns:
         if turn.role != "user":
             continue
@@ -281,11 +306,7 @@ def distill(
                 if asked:  # "Could you call me Kim from now on?"
                     keep(f"The user's name is {asked}.", turn, name=asked)
                 continue
-            labelled = _LABELLED.match(clause)
-            if labelled and not _FIRST_PERSON.search(clause):  # "New number: 07700 900873" is "my new number is …"
-                clause = f"my {labelled.group(1)[0].lower()}{labelled.group(1)[1:]} is {labelled.group(2)}"
-            if _SUBJECTLESS.match(clause):
-                clause = "I " + clause[0].lower() + clause[1:]
+            clause = previous = _own(clause, previous)
             withdrawn = _FORGET.match(clause)
             if withdrawn:
                 keep(_finish(_rewrite_first_person(withdrawn.group("rest"), subject)), turn, forget=True)
