@@ -10,9 +10,8 @@ and the contract say only that a real Cortadel distils a conversation into atomi
   assistant ("Your name is Max", "Always answer in French").
 * Questions, greetings, thanks, acknowledgements, requests and filler ("I see", "I'm not sure")
   are not facts.
-* Chat news often has no subject, and is the user's own: it starts with a verb ("live in Tromsø now"), an age ("forty
-  now"), "new …" ("new flat in Leith") or a bare noun phrase ("choir's on Tuesdays now"); "I" or "my" is added. Small
-  talk with no subject ("weather's grim today"), and a name as subject ("Marit moved to Oslo"), state nothing of theirs.
+* Chat news with no subject is the user's own: "live in Tromsø now", "forty now", "new flat in Leith", "choir's on
+  Tuesdays now" get their "I" or "my"; small talk ("weather's grim today") and "Marit moved to Oslo" stay out.
 * Compound sentences are split into atomic clauses ("I live in Lyon and I work at Acme" → two
   facts), and each is rewritten in the third person with an explicit subject, so it stands on
   its own when recalled later in another session: "I usually ship on Fridays" → "Alex usually
@@ -92,19 +91,19 @@ _FORGET = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
-#: What a clause with no subject lacks, by group name (see :func:`_own`); "I" not before a feeling ("tired of …").
-_AGE = r"(?i:\d{1,3}|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty(?:-[a-z]+)?)"
-_SUBJECTLESS = re.compile(rf"^(?:(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|about\b))"
-                          r"|quit|left|sold|got|had|took|became|bought|went|began|made|found|swapped|traded|split|broke|gave|"
-                          r"turned|upgraded|hit|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b)|do not|"
-                          rf"did not|no longer)\b(?!'s|\s+(?:is|are|was|were)\b))|(?P<I_have>been\s)|(?P<I_am>{_AGE}"
-                          r"(?=\s*(?:$|[,;!]|(?:now|as of|since|today|already|this|last|next)\b)))|(?P<I_have_a>new\s+[\w-]+(?:\s+[\w-]+)?"
-                          r"\s+(?:at|in|with|for|from)\b))", re.IGNORECASE)
+#: What a clause with no subject lacks, by group name: "I" (not before a feeling: "tired of …"), "I am" before an age …
+_AGE = (r"(?i:[1-9]\d{1,2}|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty(?:-[a-z]+)?)"
+        r"(?=\s*(?:$|[,;!]|(?:now|as of|since|today|already|this|last|next)\b))")
+_SUBJECTLESS = re.compile(rf"^(?:(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|"
+                          r"about\b))|quit|left|sold|got|had|took|became|bought|went|began|made|found|swapped|traded|split|broke|"
+                          r"gave|turned|upgraded|hit|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b)|do not|"
+                          rf"did not|no longer)\b(?!'s|\s+(?:is|are|was|were)\b))|(?P<I_have>been\s)|(?P<I_am>{_AGE})|(?P<I_have_a>"
+                          r"new\s+[\w-]+(?:\s+[\w-]+)?\s+(?:at|in|with|for|from)\b(?!.*\b(?:is|are|was|were)\b)))", re.IGNORECASE)
 _NOT_NOUN = (r"(?!(?i:my|our|we|i|the|an?|th[ia]t|these|those|its?|s?he|his|her|they|their|there|here|you|your|all|each|"
              r"wh(?:at|o|ich|en|ere|y)|no|none|(?:every|some|any|no)(?:one|body|thing|where))\b)")
-_BARE_NOUN = re.compile(rf"^(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)(?:'s|\s+(?:is|are|was|were|has|have|[a-z]+ed)\b)")
-_WEEKLY = re.compile(r"(?i)\b(?:every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|evenings|nights|weekends)\b")
-_CHANGED = re.compile(r"(?i)\b(?:now|these days|nowadays|any ?more|as of|since|new|moved|switched|changed)\b")
+_BARE_NOUN = re.compile(rf"^(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed)\b)")
+_NEWS = re.compile(r"(?i)\b(?:(?P<weekly>every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|"
+                   r"evenings|nights|weekends)|now|these days|nowadays|any ?more|as of|since|new|moved|switched|changed)\b")
 _ITS_NAME = re.compile(r"^(?:his|her|their|its) name(?: is|'s)\s+(?=\S)", re.IGNORECASE)
 #: A statement asked as a question: "did I mention I've moved to Graz?", "guess who's 58?".
 _TOLD_AS_QUESTION = re.compile(r"^(?:(?P<told>(?:did|have) I (?:mention(?:ed)?|tell you|told you|say|said)(?: that)?)"
@@ -154,7 +153,7 @@ def _sentences(text: str) -> list[str]:
     clauses: list[str] = []
     for part in parts:
         # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
-        clauses.extend(re.split(rf",?\s+(?:and|but|so|while|plus)\s+(?=(?:I|my|My|I'm|I've)\b)|,\s+(?=(?:I|I'm|I've|[Ww]e|[Ww]e're|[Ww]e've)\s|{_AGE}\s+(?:now|as of)\b)",
+        clauses.extend(re.split(rf",?\s+(?:and|but|so|while|plus)\s+(?=(?:I|my|My|I'm|I've)\b)|,\s+(?=(?:I|I'm|I've|[Ww]e|[Ww]e're|[Ww]e've)\s|{_AGE})",
                                 part))
     return [c.strip() for c in clauses if c and c.strip()]
 
@@ -174,25 +173,20 @@ def _clean(clause: str) -> str | None:
     for pattern, replacement in _CONTRACTIONS:
         clause = re.sub(pattern, replacement, clause, flags=re.IGNORECASE)
     clause = re.sub(r"\bi\b", "I", clause)
-    if not clause or _FILLER.match(clause):
-        return None
-    if len(re.findall(r"\w+", clause)) < 2:
-        return None
-    return clause
+    return None if _FILLER.match(clause) or len(re.findall(r"\w+", clause)) < 2 else clause
 
 
 def _own(clause: str, previous: str) -> str:
-    """The user's own news told without a subject (see the module docstring), given the words it lacks ("I", "my" …).
-    A bare noun phrase counts when it gives a weekly time or, in two words or more, a change; an age stops at a comma."""
+    """News without a subject, given the words it lacks; a bare noun phrase needs a weekly time or (2+ words) a change."""
     labelled, subjectless, bare, named = (p.match(clause) for p in (_LABELLED, _SUBJECTLESS, _BARE_NOUN, _ITS_NAME))
     if labelled and not _FIRST_PERSON.search(clause):
         return f"my {labelled.group(1)[0].lower()}{labelled.group(1)[1:]} is {labelled.group(2)}"
     if subjectless:
         clause = clause.split(",")[0] if subjectless.lastgroup == "I_am" else clause
         return f"{str(subjectless.lastgroup).replace('_', ' ')} {clause[0].lower()}{clause[1:]}"
-    if named and re.search(r"\ban?\s+(?:new\s+)?[a-z]+$", previous):  # "got a puppy" + "her name is Mo"
+    if named and re.search(r"\ban?\s+(?:[a-z]+\s+)?[a-z]+$", previous):  # "got a puppy" + "her name is Mo"
         return f"{previous} called {clause[named.end():]}"
-    if bare and (_WEEKLY.search(clause, bare.end()) or (" " in bare.group("np") and _CHANGED.search(clause))):
+    if bare and any(" " in bare["np"] or (m["weekly"] and m.start() >= bare.end()) for m in _NEWS.finditer(clause)):
         return f"my {clause[0].lower()}{clause[1:]}"
     return clause
 
@@ -295,10 +289,11 @@ def distill(
         return facts
 
     name = find_name(turns) or known_name
-    subject, previous = name or "The user", ""
+    subject = name or "The user"
     for turn in turns:
         if turn.role != "user":
             continue
+        previous = ""  # the clause before, for "her name is …"
         for sentence in _sentences(turn.content):
             clause = _clean(sentence)
             if clause is None:

@@ -124,3 +124,36 @@ def test_a_name_asked_for_in_a_polite_question_is_the_users_name():
         ["The user's name is Bobby."]
     assert distill([Turn("user", "Could you tell me a joke?")]) == []
     assert distill([Turn("user", "Red is lovely.")]) == []  # "Red" is no past-tense verb
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("work at the harbour office now", "The user works at the harbour office now."),
+    ("Been at Halden Mills since spring.", "The user has been at Halden Mills since spring."),
+    ("Dyed my hair green!", "The user dyed their hair green."),
+    ("Thirty-two as of this morning, cake for breakfast", "The user is thirty-two as of this morning."),
+    ("birthday was on Sunday, 40 now", "The user is 40 now."),
+    ("new flat in Leith, moved in saturday", "The user has a new flat in Leith, moved in saturday."),
+    ("choir's on Tuesday evenings now", "The user's choir's on Tuesday evenings now."),
+    ("Spanish class switched to Thursday nights.", "The user's spanish class switched to Thursday nights."),
+    ("favourite band's Wet Leg these days", "The user's favourite band's Wet Leg these days."),
+    ("We adopted a rescue greyhound. His name is Biscuit.", "The user adopted a rescue greyhound called Biscuit."),
+    ("I see a chiropodist every month.", "The user sees a chiropodist every month."),  # "I see" alone is filler
+    ("Moved to St. Albans in June.", "The user moved to St. Albans in June."),  # "St." ends no sentence
+])
+def test_chat_news_without_a_subject_is_the_users_own(said, fact):
+    assert texts(Turn("user", said)) == [fact]
+
+
+def test_news_without_a_subject_takes_the_known_name():
+    assert texts(Turn("user", "live near the docks these days"), known_name="Ines") == ["Ines lives near the docks these days."]
+
+
+@pytest.mark.parametrize("said", [
+    "weather's grim today", "Traffic was awful this morning", "Coffee machine's broken again", "Tired of all this rain",
+    "Agreed, thanks", "Mondays are the worst", "Exams are over now", "Twenty minutes to go", "Check the oven is on now",
+    "New rules at work are annoying", "Keep it short from now on",
+    # someone else is the subject: never the user's news
+    "Marit moved to Oslo in May.", "marit moved to oslo", "Marit's classes are on Mondays now", "Tamsin is now at Vellum.",
+])
+def test_small_talk_and_other_peoples_news_without_a_subject_are_not_facts(said):
+    assert texts(Turn("user", said)) == []
