@@ -55,9 +55,9 @@ class Fact:
 
 
 _LEADING_NOISE = re.compile(
-    r"^(?:(?:hi|hello|hey|hiya|yo|greetings|good (?:morning|afternoon|evening)|well|oh|ah|so|ok|okay|"
-    r"alright|right|also|btw|by the way|fyi|actually|anyway|and|but|yes|yeah|yep|no|nope|sure|thanks|"
-    r"thank you|great|cool|nice|hmm+|um+|uh+|lol|haha)\b[\s,!.:;-]*)+",
+    r"^(?:(?:hi|hello|hey|hiya|yo|greetings|good (?:morning|afternoon|evening)|well|oh|ah|so|ok|okay|alright|right|"
+    r"also|btw|by the way|fyi|actually|honestly|seriously|apparently|basically|anyway|and|but|yes|yeah|yep|no|nope|"
+    r"sure|thanks|thank you|great|cool|nice|hmm+|um+|uh+|lol|haha)\b[\s,!.:;-]*)+",
     re.IGNORECASE,
 )
 # "Big news: I moved to Porto", "Quick update - I ..." : a short lead-in before the statement.
@@ -99,9 +99,10 @@ _SUBJECTLESS = re.compile(rf"^(?:(?P<I>(?:(?:just|finally|recently|already|never
                           r"gave|turned|upgraded|hit|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b)|do not|"
                           rf"did not|no longer)\b(?!'s|\s+(?:is|are|was|were)\b))|(?P<I_have>been\s)|(?P<I_am>{_AGE})|(?P<I_have_a>"
                           r"new\s+[\w-]+(?:\s+[\w-]+)?\s+(?:at|in|with|for|from)\b(?!.*\b(?:is|are|was|were)\b)))", re.IGNORECASE)
-_NOT_NOUN = (r"(?!(?i:my|our|we|i|the|an?|th[ia]t|these|those|its?|s?he|his|her|they|their|there|here|you|your|all|each|"
+_NOT_NOUN = (r"(?!(?i:the|an?|th[ia]t|these|those|its?|s?he|his|her|they|their|there|here|you|your|all|each|"
              r"wh(?:at|o|ich|en|ere|y)|no|none|(?:every|some|any|no)(?:one|body|thing|where))\b)")
-_BARE_NOUN = re.compile(rf"^(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed)\b)")
+_BARE_NOUN = re.compile(rf"^(?!(?i:.*{_FIRST_PERSON.pattern}))(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)"
+                        rf"(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed)\b)")
 _NEWS = re.compile(r"(?i)\b(?:(?P<weekly>every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|"
                    r"evenings|nights|weekends)|now|these days|nowadays|any ?more|as of|since|new|moved|switched|changed)\b")
 _ITS_NAME = re.compile(r"^(?:his|her|their|its) name(?: is|'s)\s+(?=\S)", re.IGNORECASE)

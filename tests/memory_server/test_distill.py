@@ -148,6 +148,12 @@ def test_news_without_a_subject_takes_the_known_name():
     assert texts(Turn("user", "live near the docks these days"), known_name="Ines") == ["Ines lives near the docks these days."]
 
 
+def test_a_sentence_with_my_in_it_gets_no_second_owner():
+    assert texts(Turn("user", "Weekend football is my favourite thing now")) == [
+        "Weekend football is the user's favourite thing now."]
+    assert texts(Turn("user", "Seriously, running club is Thursdays now")) == ["The user's running club is Thursdays now."]
+
+
 @pytest.mark.parametrize("said", [
     "weather's grim today", "Traffic was awful this morning", "Coffee machine's broken again", "Tired of all this rain",
     "Agreed, thanks", "Mondays are the worst", "Exams are over now", "Twenty minutes to go", "Check the oven is on now",
