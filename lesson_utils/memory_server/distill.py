@@ -94,11 +94,14 @@ _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGN
 #: What a clause with no subject lacks, by group name: "I" (not before a feeling: "tired of …"), "I am" before an age …
 _AGE = (r"(?i:[1-9]\d{1,2}|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty(?:-[a-z]+)?)"
         r"(?=\s*(?:$|[,;!]|(?:now|as of|since|today|already|this|last|next)\b))")
-_SUBJECTLESS = re.compile(rf"^(?:(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|"
-                          r"about\b))|quit|left|sold|got|had|took|became|bought|went|began|made|found|swapped|traded|split|broke|"
-                          r"gave|turned|upgraded|hit|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b)|do not|"
-                          rf"did not|no longer)\b(?!'s|\s+(?:is|are|was|were)\b))|(?P<I_have>been\s)|(?P<I_am>{_AGE})|(?P<I_have_a>"
-                          r"new\s+[\w-]+(?:\s+[\w-]+)?\s+(?:at|in|with|for|from)\b(?!.*\b(?:is|are|was|were)\b)))", re.IGNORECASE)
+_SUBJECTLESS = re.compile(
+    rf"^(?P<lead>(?:since|after|as of|from|last|this|over)\b[^,]{{1,30}},\s+)?"  # "Since May, …"
+    rf"(?:(?P<I_am>{_AGE}|(?:now|living|working|studying|staying|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b))"
+    r"|(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|about\b))|quit|left|"
+    r"sold|got|had|took|became|bought|went|began|made|found|swapped|traded|split|broke|gave|turned|upgraded|hit|do not|did not|"
+    r"no longer|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b))\b(?!'s|\s+(?:is|are|was|were)\b))"
+    r"|(?P<I_have>been\s)|(?P<I_have_a>new\b(?!.*\b(?:is|are|was|were)\b|\s+\w+'s)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:at|in|with|for|from)\b))",
+    re.IGNORECASE)
 _NOT_NOUN = (r"(?!(?i:the|an?|th[ia]t|these|those|its?|s?he|his|her|they|their|there|here|you|your|all|each|"
              r"wh(?:at|o|ich|en|ere|y)|no|none|(?:every|some|any|no)(?:one|body|thing|where))\b)")
 _BARE_NOUN = re.compile(rf"^(?!(?i:.*{_FIRST_PERSON.pattern}))(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)"
@@ -182,9 +185,10 @@ def _own(clause: str, previous: str) -> str:
     labelled, subjectless, bare, named = (p.match(clause) for p in (_LABELLED, _SUBJECTLESS, _BARE_NOUN, _ITS_NAME))
     if labelled and not _FIRST_PERSON.search(clause):
         return f"my {labelled.group(1)[0].lower()}{labelled.group(1)[1:]} is {labelled.group(2)}"
-    if subjectless:
-        clause = clause.split(",")[0] if subjectless.lastgroup == "I_am" else clause
-        return f"{str(subjectless.lastgroup).replace('_', ' ')} {clause[0].lower()}{clause[1:]}"
+    if subjectless:  # after a time phrase ("Since May, living in Graz"); an age ends at a comma ("40 now, feeling old")
+        lead, rest = clause[:max(subjectless.end("lead"), 0)], clause[max(subjectless.end("lead"), 0):]
+        rest = rest.split(",")[0] if subjectless.lastgroup == "I_am" else rest
+        return f"{lead}{str(subjectless.lastgroup).replace('_', ' ')} {rest[0].lower()}{rest[1:]}"
     if named and re.search(r"\ban?\s+(?:[a-z]+\s+)?[a-z]+$", previous):  # "got a puppy" + "her name is Mo"
         return f"{previous} called {clause[named.end():]}"
     if bare and any(" " in bare["np"] or (m["weekly"] and m.start() >= bare.end()) for m in _NEWS.finditer(clause)):

@@ -128,6 +128,11 @@ def test_a_name_asked_for_in_a_polite_question_is_the_users_name():
 
 @pytest.mark.parametrize(("said", "fact"), [
     ("work at the harbour office now", "The user works at the harbour office now."),
+    ("Based in Leeds now", "The user is based in Leeds now."),
+    ("Now a paramedic at the infirmary", "The user is now a paramedic at the infirmary."),
+    ("Since May, living in Graz", "Since May, the user is living in Graz."),
+    ("After the course, became a paramedic", "After the course, the user became a paramedic."),
+    ("new place is in Whitby, love it", "The user's new place is in Whitby, love it."),
     ("Been at Halden Mills since spring.", "The user has been at Halden Mills since spring."),
     ("Dyed my hair green!", "The user dyed their hair green."),
     ("Thirty-two as of this morning, cake for breakfast", "The user is thirty-two as of this morning."),
