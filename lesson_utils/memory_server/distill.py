@@ -267,7 +267,7 @@ def distill(
                     fact.source_uuids.append(turn.uuid)
             return
         seen.add(key)
-        if facts and not forget and text.startswith(facts[-1].text[:-1] + " "):  # "… a puppy" + "… a puppy called Mo"
+        if facts and not forget and not facts[-1].forget and text.startswith(facts[-1].text[:-1] + " "):  # "… called Mo"
             facts.pop()
         facts.append(Fact(text=text, source_uuids=[turn.uuid] if turn.uuid else [], name=name, forget=forget))
 

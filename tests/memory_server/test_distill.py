@@ -153,6 +153,12 @@ def test_news_without_a_subject_takes_the_known_name():
     assert texts(Turn("user", "live near the docks these days"), known_name="Ines") == ["Ines lives near the docks these days."]
 
 
+def test_a_fact_told_again_with_more_detail_replaces_the_shorter_one_but_not_a_withdrawal():
+    assert texts(Turn("user", "My sister got a dog. His name is Rex.")) == ["The user's sister got a dog called Rex."]
+    assert [(f.text, f.forget) for f in distill([Turn("user", "Forget my address. My address is 5 Elm Street.")])] == [
+        ("The user's address.", True), ("The user's address is 5 Elm Street.", False)]
+
+
 def test_a_sentence_with_my_in_it_gets_no_second_owner():
     assert texts(Turn("user", "Weekend football is my favourite thing now")) == [
         "Weekend football is the user's favourite thing now."]
