@@ -165,8 +165,7 @@ def _sentences(text: str) -> list[str]:
 def _clean(clause: str) -> str | None:
     """Strip greetings/prefixes; return None for a clause that is not a statement of fact."""
     clause = _LEADING_NOISE.sub("", clause).strip()
-    told = _TOLD_AS_QUESTION.match(clause)
-    if told:  # "did I mention I moved?" tells; "guess who's 58?" says "I am 58"
+    if told := _TOLD_AS_QUESTION.match(clause):  # "did I mention I moved?" tells; "guess who's 58?" says "I am 58"
         said = "" if told.group("told") else "I have " if told.group("got") else "I am "
         clause = (said + clause[told.end():]).rstrip(" ?")
     clause = _LEAD_IN.sub("", clause).strip()
@@ -295,9 +294,7 @@ def distill(
 
     name = find_name(turns) or known_name
     subject = name or "The user"
-    for turn in turns:
-        if turn.role != "user":
-            continue
+    for turn in (turn for turn in turns if turn.role == "user"):
         previous = ""  # the clause before, for "her name is …"
         for sentence in _sentences(turn.content):
             clause = _clean(sentence)
@@ -307,12 +304,10 @@ def distill(
                     keep(f"The user's name is {asked}.", turn, name=asked)
                 continue
             clause = previous = _own(clause, previous)
-            withdrawn = _FORGET.match(clause)
-            if withdrawn:
+            if withdrawn := _FORGET.match(clause):
                 keep(_finish(_rewrite_first_person(withdrawn.group("rest"), subject)), turn, forget=True)
                 continue
-            stated = extract_name(clause)
-            if stated:
+            if stated := extract_name(clause):
                 keep(f"The user's name is {stated}.", turn, name=stated)
                 continue
             if _REQUEST.match(clause) or not _FIRST_PERSON.search(clause):
