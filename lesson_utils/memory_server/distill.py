@@ -96,7 +96,7 @@ _AGE = (r"(?i:[1-9]\d{1,2}|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thi
         r"(?=\s*(?:$|[,;!]|(?:now|as of|since|today|already|this|last|next)\b))")
 _SUBJECTLESS = re.compile(
     rf"^(?P<lead>(?:since|after|as of|from|last|this|over)\b[^,]{{1,30}},\s+)?"  # "Since May, …"
-    rf"(?:(?P<I_am>{_AGE}|(?:now|living|working|studying|staying|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b))"
+    rf"(?:(?P<I_am>{_AGE}|not\b(?=.*\bany ?(?:more|longer)\b)|(?:now|living|working|studying|staying|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b))"
     r"|(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|about\b))|quit|left|"
     r"sold|got|had|took|became|bought|went|began|made|found|swapped|traded|split|broke|gave|turned|upgraded|hit|do not|did not|"
     r"no longer|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b))\b(?!'s|\s+(?:is|are|was|were)\b))"
@@ -157,7 +157,7 @@ def _sentences(text: str) -> list[str]:
     clauses: list[str] = []
     for part in parts:
         # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
-        clauses.extend(re.split(rf",?\s+(?:and|but|so|while|plus)\s+(?=(?:I|my|My|I'm|I've)\b)|,\s+(?=(?:I|I'm|I've|[Ww]e|[Ww]e're|[Ww]e've)\s|{_AGE})",
+        clauses.extend(re.split(rf",?\s+(?:and|but|so|while|plus)\s+(?=(?:[Ii]|[Mm]y|[Ii]'m|[Ii]'ve)\b)|,\s+(?=(?:[Ii]|[Ii]'m|[Ii]'ve|[Ww]e|[Ww]e're|[Ww]e've)\s|{_AGE})",
                                 part))
     return [c.strip() for c in clauses if c and c.strip()]
 
@@ -175,7 +175,7 @@ def _clean(clause: str) -> str | None:
     clause = clause.rstrip(" .!…")
     for pattern, replacement in _CONTRACTIONS:
         clause = re.sub(pattern, replacement, clause, flags=re.IGNORECASE)
-    clause = re.sub(r"\bi\b", "I", clause)
+    clause = re.sub(r"^(?:me|myself) and ((?:my |our )?\w+)\b", r"\1 and I", re.sub(r"\bi\b", "I", clause), flags=re.I)
     return None if _FILLER.match(clause) or len(re.findall(r"\w+", clause)) < 2 else clause
 
 

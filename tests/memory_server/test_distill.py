@@ -149,6 +149,13 @@ def test_chat_news_without_a_subject_is_the_users_own(said, fact):
     assert texts(Turn("user", said)) == [fact]
 
 
+def test_lower_case_chat_is_split_into_its_clauses_and_ceasing_without_a_subject_is_the_users():
+    assert texts(Turn("user", "not teaching any more, i'm a locksmith in Crewe now")) == [
+        "The user is not teaching any more.", "The user is a locksmith in Crewe now."]
+    assert texts(Turn("user", "me and sunita moved in together, i'm in her flat now")) == [
+        "Sunita and the user moved in together.", "The user is in her flat now."]
+
+
 def test_news_without_a_subject_takes_the_known_name():
     assert texts(Turn("user", "live near the docks these days"), known_name="Ines") == ["Ines lives near the docks these days."]
 
