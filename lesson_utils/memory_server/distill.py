@@ -96,7 +96,8 @@ _AGE = (r"(?i:[1-9]\d{1,2}|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thi
         r"(?=\s*(?:$|[,;!]|(?:now|as of|since|today|already|this|last|next)\b))")
 _SUBJECTLESS = re.compile(
     rf"^(?P<lead>(?:since|after|as of|from|last|this|over)\b[^,]{{1,30}},\s+)?"  # "Since May, …"
-    rf"(?:(?P<I_am>{_AGE}|not\b(?=.*\bany ?(?:more|longer)\b)|(?:now|living|working|studying|staying|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b))"
+    rf"(?:(?P<I_am>{_AGE}|not\b(?=.*\bany ?(?:more|longer)\b)"  # "forty now", "not vegan any more", "based in Leeds"
+    r"|(?:now|living|working|studying|staying|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b))"
     r"|(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|about\b))|quit|left|"
     r"sold|got|had|took|became|bought|went|began|made|found|swapped|traded|split|broke|gave|turned|upgraded|hit|do not|did not|"
     r"no longer|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b))\b(?!'s|\s+(?:is|are|was|were)\b))"
