@@ -10,6 +10,8 @@ and the contract say only that a real Cortadel distils a conversation into atomi
   assistant ("Your name is Max", "Always answer in French").
 * Questions, greetings, thanks, acknowledgements, requests and filler ("I see", "I'm not sure")
   are not facts.
+* Chat news with no subject is the user's own: "live in Tromsø now", "forty now", "new flat in Leith", "choir's on
+  Tuesdays now" get their "I" or "my"; small talk ("weather's grim today") and "Marit moved to Oslo" stay out.
 * Compound sentences are split into atomic clauses ("I live in Lyon and I work at Acme" → two
   facts), and each is rewritten in the third person with an explicit subject, so it stands on
   its own when recalled later in another session: "I usually ship on Fridays" → "Alex usually
@@ -53,15 +55,15 @@ class Fact:
 
 
 _LEADING_NOISE = re.compile(
-    r"^(?:(?:hi|hello|hey|hiya|yo|greetings|good (?:morning|afternoon|evening)|well|oh|ah|so|ok|okay|"
-    r"alright|right|also|btw|by the way|fyi|actually|anyway|and|but|yes|yeah|yep|no|nope|sure|thanks|"
-    r"thank you|great|cool|nice|hmm+|um+|uh+|lol|haha)\b[\s,!.:;-]*)+",
+    r"^(?:(?:hi|hello|hey|hiya|yo|greetings|good (?:morning|afternoon|evening)|well|oh|ah|so|ok|okay|alright|right|"
+    r"also|btw|by the way|fyi|actually|honestly|seriously|apparently|basically|anyway|and|but|yes|yeah|yep|no|nope|"
+    r"sure|thanks|thank you|great|cool|nice|hmm+|um+|uh+|lol|haha)\b[\s,!.:;-]*)+",
     re.IGNORECASE,
 )
 # "Big news: I moved to Porto", "Quick update - I ..." : a short lead-in before the statement.
 _LEAD_IN = re.compile(r"^(?!(?:I|my|My)\b)[A-Za-z][\w' ]{0,24}(?::|\s[-\u2013\u2014])\s+(?=(?:I|my|My)\b)")
 _FILLER = re.compile(
-    r"^(?:i (?:see|agree|understand|guess|mean|wonder|suppose|think so|hope so|don't think so|"
+    r"^(?:i (?:see|agree|understand)\b(?!\s+\w)|i (?:guess|mean|wonder|suppose|think so|hope so|don't think so|"
     r"do not know|don't know|was wondering|have a question|have another question|"
     r"would like to (?:know|ask)|want to (?:know|ask)|need (?:some )?help|can help|could help|"
     r"would be (?:happy|glad)|will be (?:happy|glad)|am (?:happy|glad) to help|am sorry|apologi[sz]e)\b"
@@ -89,11 +91,25 @@ _FORGET = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
-#: A chat sentence with no subject starts with a past-tense verb: "Quit the mill and signed on with a brewery."
-#: (or an adverb and then one, or a negation: "just hit 45", "don't do the crossword any more").
-_SUBJECTLESS = re.compile(r"^(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]{2,}ed|quit|left|sold|got|had|took|"
-                          r"became|bought|went|began|made|found|swapped|traded|split|broke|gave|turned|upgraded|hit|"
-                          r"do not|did not|no longer)\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
+#: What a clause with no subject lacks, by group name: "I" (not before a feeling: "tired of …"), "I am" before an age …
+_AGE = (r"(?i:[1-9]\d{1,2}|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty(?:-[a-z]+)?)"
+        r"(?=\s*(?:$|[,;!]|(?:now|as of|since|today|already|this|last|next)\b))")
+_SUBJECTLESS = re.compile(
+    rf"^(?P<lead>(?:since|after|as of|from|last|this|over)\b[^,]{{1,30}},\s+)?"  # "Since May, …"
+    rf"(?:(?P<I_am>{_AGE}|not\b(?=.*\bany ?(?:more|longer)\b)"  # "forty now", "not vegan any more", "based in Leeds"
+    r"|(?:now|living|working|studying|staying|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b))"
+    r"|(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|about\b))|quit|left|"
+    r"sold|got|had|took|became|bought|went|began|made|found|swapped|traded|split|broke|gave|turned|upgraded|hit|do not|did not|"
+    r"no longer|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b))\b(?!'s|\s+(?:is|are|was|were)\b))"
+    r"|(?P<I_have>been\s)|(?P<I_have_a>new\b(?!.*\b(?:is|are|was|were)\b|\s+\w+'s)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:at|in|with|for|from)\b))",
+    re.IGNORECASE)
+_NOT_NOUN = (r"(?!(?i:the|an?|th[ia]t|these|those|its?|s?he|his|her|they|their|there|here|you|your|all|each|"
+             r"wh(?:at|o|ich|en|ere|y)|no|none|(?:every|some|any|no)(?:one|body|thing|where))\b)")
+_BARE_NOUN = re.compile(rf"^(?!(?i:.*{_FIRST_PERSON.pattern}))(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)"
+                        rf"(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed)\b)")
+_NEWS = re.compile(r"(?i)\b(?:(?P<weekly>every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|"
+                   r"evenings|nights|weekends)|now|these days|nowadays|any ?more|as of|since|new|moved|switched|changed)\b")
+_ITS_NAME = re.compile(r"^(?:his|her|their|its) name(?: is|'s)\s+(?=\S)", re.IGNORECASE)
 #: A statement asked as a question: "did I mention I've moved to Graz?", "guess who's 58?".
 _TOLD_AS_QUESTION = re.compile(r"^(?:(?P<told>(?:did|have) I (?:mention(?:ed)?|tell you|told you|say|said)(?: that)?)"
                                r"|guess who(?:(?P<got>'s got|\s+has got|\s+has)|'s|\s+is))\s+(?=\S)", re.IGNORECASE)
@@ -104,14 +120,9 @@ _POLITE_ASK = re.compile(r"^(?:please\s+)?(?:could|can|would|will)\s+you\b", re.
 _SECOND_PERSON_START = re.compile(r"^(?:you|your|always|never)\b", re.IGNORECASE)
 
 _CONTRACTIONS = (
-    (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'd\b", "I would"), (r"\bI'll\b", "I will"),
-    (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"), (r"\bdon't\b", "do not"),
-    (r"\bdoesn't\b", "does not"), (r"\bdidn't\b", "did not"), (r"\bisn't\b", "is not"),
-    (r"\baren't\b", "are not"), (r"\bwasn't\b", "was not"), (r"\bhaven't\b", "have not"),
-    (r"\bhasn't\b", "has not"), (r"\bshouldn't\b", "should not"), (r"\bwouldn't\b", "would not"),
-    (r"\bcouldn't\b", "could not"), (r"\byou're\b", "you are"), (r"\byou've\b", "you have"),
-    (r"\byou'll\b", "you will"), (r"\byou'd\b", "you would"), (r"\bwe're\b", "we are"),
-    (r"\bwe've\b", "we have"), (r"\bmy name's\b", "my name is"),
+    (r"\bI'm\b", "I am"), (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"), (r"n't\b", " not"),
+    (r"\b(I|you|we)'ve\b", r"\1 have"), (r"\b(I|you)'d\b", r"\1 would"), (r"\bI'll\b", "I will"),
+    (r"\byou'll\b", "you will"), (r"\b(you|we)'re\b", r"\1 are"), (r"\bmy name's\b", "my name is"),
 )
 _ADVERBS = (
     "usually always often never sometimes really also just still rarely generally mostly normally "
@@ -143,11 +154,11 @@ def _third_person(verb: str) -> str:
 
 def _sentences(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
-    parts = re.split(r"(?<=[.!?])\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)", text)
+    parts = re.split(r"(?<=[.!?])(?<!\b[SsDdMm][trs]\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)", text)
     clauses: list[str] = []
     for part in parts:
         # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
-        clauses.extend(re.split(r",?\s+(?:and|but|so|while|plus)\s+(?=(?:I|my|My|I'm|I've)\b)|,\s+(?=(?:I|I'm|I've|[Ww]e|[Ww]e're|[Ww]e've)\s)",
+        clauses.extend(re.split(rf",?\s+(?:and|but|so|while|plus)\s+(?=(?:[Ii]|[Mm]y|[Ii]'m|[Ii]'ve)\b)|,\s+(?=(?:[Ii]|[Ii]'m|[Ii]'ve|[Ww]e|[Ww]e're|[Ww]e've)\s|{_AGE})",
                                 part))
     return [c.strip() for c in clauses if c and c.strip()]
 
@@ -155,8 +166,7 @@ def _sentences(text: str) -> list[str]:
 def _clean(clause: str) -> str | None:
     """Strip greetings/prefixes; return None for a clause that is not a statement of fact."""
     clause = _LEADING_NOISE.sub("", clause).strip()
-    told = _TOLD_AS_QUESTION.match(clause)
-    if told:  # "did I mention I moved?" tells; "guess who's 58?" says "I am 58"
+    if told := _TOLD_AS_QUESTION.match(clause):  # "did I mention I moved?" tells; "guess who's 58?" says "I am 58"
         said = "" if told.group("told") else "I have " if told.group("got") else "I am "
         clause = (said + clause[told.end():]).rstrip(" ?")
     clause = _LEAD_IN.sub("", clause).strip()
@@ -166,11 +176,23 @@ def _clean(clause: str) -> str | None:
     clause = clause.rstrip(" .!…")
     for pattern, replacement in _CONTRACTIONS:
         clause = re.sub(pattern, replacement, clause, flags=re.IGNORECASE)
-    clause = re.sub(r"\bi\b", "I", clause)
-    if not clause or _FILLER.match(clause):
-        return None
-    if len(re.findall(r"\w+", clause)) < 2:
-        return None
+    clause = re.sub(r"^(?:me|myself) and ((?:my |our )?\w+)\b", r"\1 and I", re.sub(r"\bi\b", "I", clause), flags=re.I)
+    return None if _FILLER.match(clause) or len(re.findall(r"\w+", clause)) < 2 else clause
+
+
+def _own(clause: str, previous: str) -> str:
+    """News without a subject, given the words it lacks; a bare noun phrase needs a weekly time or (2+ words) a change."""
+    labelled, subjectless, bare, named = (p.match(clause) for p in (_LABELLED, _SUBJECTLESS, _BARE_NOUN, _ITS_NAME))
+    if labelled and not _FIRST_PERSON.search(clause):
+        return f"my {labelled.group(1)[0].lower()}{labelled.group(1)[1:]} is {labelled.group(2)}"
+    if subjectless:  # after a time phrase ("Since May, living in Graz"); an age ends at a comma ("40 now, feeling old")
+        lead, rest = clause[:max(subjectless.end("lead"), 0)], clause[max(subjectless.end("lead"), 0):]
+        rest = rest.split(",")[0] if subjectless.lastgroup == "I_am" else rest
+        return f"{lead}{str(subjectless.lastgroup).replace('_', ' ')} {rest[0].lower()}{rest[1:]}"
+    if named and re.search(r"\ban?\s+(?:[a-z]+\s+)?[a-z]+$", previous):  # "got a puppy" + "her name is Mo"
+        return f"{previous} called {clause[named.end():]}"
+    if bare and any(" " in bare["np"] or (m["weekly"] and m.start() >= bare.end()) for m in _NEWS.finditer(clause)):
+        return f"my {clause[0].lower()}{clause[1:]}"
     return clause
 
 
@@ -245,6 +267,8 @@ def distill(
                     fact.source_uuids.append(turn.uuid)
             return
         seen.add(key)
+        if facts and not forget and not facts[-1].forget and text.startswith(facts[-1].text[:-1] + " "):  # "… called Mo"
+            facts.pop()
         facts.append(Fact(text=text, source_uuids=[turn.uuid] if turn.uuid else [], name=name, forget=forget))
 
     if is_agent_memory:
@@ -271,9 +295,8 @@ def distill(
 
     name = find_name(turns) or known_name
     subject = name or "The user"
-    for turn in turns:
-        if turn.role != "user":
-            continue
+    for turn in (turn for turn in turns if turn.role == "user"):
+        previous = ""  # the clause before, for "her name is …"
         for sentence in _sentences(turn.content):
             clause = _clean(sentence)
             if clause is None:
@@ -281,17 +304,11 @@ def distill(
                 if asked:  # "Could you call me Kim from now on?"
                     keep(f"The user's name is {asked}.", turn, name=asked)
                 continue
-            labelled = _LABELLED.match(clause)
-            if labelled and not _FIRST_PERSON.search(clause):  # "New number: 07700 900873" is "my new number is …"
-                clause = f"my {labelled.group(1)[0].lower()}{labelled.group(1)[1:]} is {labelled.group(2)}"
-            if _SUBJECTLESS.match(clause):
-                clause = "I " + clause[0].lower() + clause[1:]
-            withdrawn = _FORGET.match(clause)
-            if withdrawn:
+            clause = previous = _own(clause, previous)
+            if withdrawn := _FORGET.match(clause):
                 keep(_finish(_rewrite_first_person(withdrawn.group("rest"), subject)), turn, forget=True)
                 continue
-            stated = extract_name(clause)
-            if stated:
+            if stated := extract_name(clause):
                 keep(f"The user's name is {stated}.", turn, name=stated)
                 continue
             if _REQUEST.match(clause) or not _FIRST_PERSON.search(clause):

@@ -124,3 +124,60 @@ def test_a_name_asked_for_in_a_polite_question_is_the_users_name():
         ["The user's name is Bobby."]
     assert distill([Turn("user", "Could you tell me a joke?")]) == []
     assert distill([Turn("user", "Red is lovely.")]) == []  # "Red" is no past-tense verb
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("work at the harbour office now", "The user works at the harbour office now."),
+    ("Based in Leeds now", "The user is based in Leeds now."),
+    ("Now a paramedic at the infirmary", "The user is now a paramedic at the infirmary."),
+    ("Since May, living in Graz", "Since May, the user is living in Graz."),
+    ("After the course, became a paramedic", "After the course, the user became a paramedic."),
+    ("new place is in Whitby, love it", "The user's new place is in Whitby, love it."),
+    ("Been at Halden Mills since spring.", "The user has been at Halden Mills since spring."),
+    ("Dyed my hair green!", "The user dyed their hair green."),
+    ("Thirty-two as of this morning, cake for breakfast", "The user is thirty-two as of this morning."),
+    ("birthday was on Sunday, 40 now", "The user is 40 now."),
+    ("new flat in Leith, moved in saturday", "The user has a new flat in Leith, moved in saturday."),
+    ("choir's on Tuesday evenings now", "The user's choir's on Tuesday evenings now."),
+    ("Spanish class switched to Thursday nights.", "The user's spanish class switched to Thursday nights."),
+    ("favourite band's Wet Leg these days", "The user's favourite band's Wet Leg these days."),
+    ("We adopted a rescue greyhound. His name is Biscuit.", "The user adopted a rescue greyhound called Biscuit."),
+    ("I see a chiropodist every month.", "The user sees a chiropodist every month."),  # "I see" alone is filler
+    ("Moved to St. Albans in June.", "The user moved to St. Albans in June."),  # "St." ends no sentence
+])
+def test_chat_news_without_a_subject_is_the_users_own(said, fact):
+    assert texts(Turn("user", said)) == [fact]
+
+
+def test_lower_case_chat_is_split_into_its_clauses_and_ceasing_without_a_subject_is_the_users():
+    assert texts(Turn("user", "not teaching any more, i'm a locksmith in Crewe now")) == [
+        "The user is not teaching any more.", "The user is a locksmith in Crewe now."]
+    assert texts(Turn("user", "me and sunita moved in together, i'm in her flat now")) == [
+        "Sunita and the user moved in together.", "The user is in her flat now."]
+
+
+def test_news_without_a_subject_takes_the_known_name():
+    assert texts(Turn("user", "live near the docks these days"), known_name="Ines") == ["Ines lives near the docks these days."]
+
+
+def test_a_fact_told_again_with_more_detail_replaces_the_shorter_one_but_not_a_withdrawal():
+    assert texts(Turn("user", "My sister got a dog. His name is Rex.")) == ["The user's sister got a dog called Rex."]
+    assert [(f.text, f.forget) for f in distill([Turn("user", "Forget my address. My address is 5 Elm Street.")])] == [
+        ("The user's address.", True), ("The user's address is 5 Elm Street.", False)]
+
+
+def test_a_sentence_with_my_in_it_gets_no_second_owner():
+    assert texts(Turn("user", "Weekend football is my favourite thing now")) == [
+        "Weekend football is the user's favourite thing now."]
+    assert texts(Turn("user", "Seriously, running club is Thursdays now")) == ["The user's running club is Thursdays now."]
+
+
+@pytest.mark.parametrize("said", [
+    "weather's grim today", "Traffic was awful this morning", "Coffee machine's broken again", "Tired of all this rain",
+    "Agreed, thanks", "Mondays are the worst", "Exams are over now", "Twenty minutes to go", "Check the oven is on now",
+    "New rules at work are annoying", "Keep it short from now on",
+    # someone else is the subject: never the user's news
+    "Marit moved to Oslo in May.", "marit moved to oslo", "Marit's classes are on Mondays now", "Tamsin is now at Vellum.",
+])
+def test_small_talk_and_other_peoples_news_without_a_subject_are_not_facts(said):
+    assert texts(Turn("user", said)) == []
