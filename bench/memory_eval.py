@@ -14,7 +14,8 @@ dated sessions and ~590 stored memories each (``lesson_utils/evaluation/haystack
 are ingested with ``add_conversation`` into a fresh local memory server (or the server at
 ``--url``), then every question is one ``before_run`` of the Cortadel provider in each mode:
 ``text``, ``vector``, ``hybrid``, ``hybrid+gate`` (skip phatic turns), ``hybrid+floor`` (drop hits
-only one arm found), ``hybrid+gating`` (both) and ``hybrid+rewrite`` (the query built from the
+only one arm found), ``hybrid+gating`` (both), ``hybrid+relevance`` (the calibrated floor,
+``min_relevance=RELEVANCE_FLOOR``) and ``hybrid+rewrite`` (the query built from the
 recent turns: a follow-up is searched with the question it follows). See ``lesson_utils/evaluation/scorecard.py`` for
 the definitions. ``--check-floors`` exits 1 when a metric is under the floors written next to
 the data (``lesson_utils/evaluation/data/floors.json``, set on the test split's CI slice).

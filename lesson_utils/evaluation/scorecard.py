@@ -52,7 +52,7 @@ from agent_framework import AgentSession, Message, SessionContext
 from cortadel import ChatMessage, ConversationOptions, ListOptions, SearchOptions, SearchResults
 
 from ..cortadel.client import CortadelMemoryClient
-from ..cortadel.gating import BOTH_ARMS_FLOOR, estimate_tokens
+from ..cortadel.gating import BOTH_ARMS_FLOOR, RELEVANCE_FLOOR, estimate_tokens
 from ..cortadel.limits import batch_messages, fit_messages
 from ..cortadel.provider import INJECTED_IDS_KEY, CortadelContextProvider
 from ..cortadel.query_rewriting import remember_turn
@@ -68,7 +68,8 @@ ANSWERABLE = ("information_extraction", "multi_session", "knowledge_update", "te
 #: Rows besides LongMemEval's five: follow-ups (after their first question), and questions after a withdrawal.
 EXTRA_ROWS = ("follow_up", "withdrawal")
 
-#: Search mode → provider options. "hybrid+gating" is the gate and the both-arms floor together.
+#: Search mode → provider options. "hybrid+gating" is the gate and the both-arms floor together;
+#: "hybrid+relevance" is the calibrated floor (``RELEVANCE_FLOOR`` on each hit's ``attributes["relevance"]``).
 ALL_MODES: dict[str, dict[str, Any]] = {
     "text": {"search_mode": "text"},
     "vector": {"search_mode": "vector"},
@@ -77,6 +78,7 @@ ALL_MODES: dict[str, dict[str, Any]] = {
     "hybrid+floor": {"search_mode": "hybrid", "min_score": BOTH_ARMS_FLOOR},
     "hybrid+gating": {"search_mode": "hybrid", "gate": True, "min_score": BOTH_ARMS_FLOOR},
     "hybrid+rewrite": {"search_mode": "hybrid", "rewrite_query": True},
+    "hybrid+relevance": {"search_mode": "hybrid", "min_relevance": RELEVANCE_FLOOR},
 }
 MODES = ("text", "vector", "hybrid", "hybrid+gating")
 FLOORS_PATH = DATA_DIR / "floors.json"
