@@ -105,10 +105,11 @@ def test_floors_bound_the_across_mode_figures_too():
                                                          "stored_per_user": {"u": {"stored": 480, "current": 470, "stray": 3}}},
                      tracked=[tracked("keep", ["a", "b"], [], {"a": [False], "b": [True]})])
     problems = check_floors(card, {"items_min": {"min_memories_per_user": 500, "baseline_tokens": 10_000},
-                                   "items_max": {"false_supersessions": 0}})
+                                   "items_max": {"false_supersessions": 0, "stray_per_user": 2}})
     assert problems == ["min_memories_per_user = 480 is below its floor 500",
                         "baseline_tokens = 9000.0 is below its floor 10000",
-                        "false_supersessions = 1 is above its ceiling 0"]
+                        "false_supersessions = 1 is above its ceiling 0",
+                        "stray_per_user = 3.0 is above its ceiling 2"]
 
 
 def test_side_by_side_puts_each_cards_figures_in_its_column():
