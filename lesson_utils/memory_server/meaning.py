@@ -125,6 +125,7 @@ class Reading:
     additive: bool
     departed: frozenset[str]    # lower-case words of what the sentence says was left
     kind: str | None            # the literal kind of a favourite ("colour")
+    long_ago: bool              # framed as the distant past (``timeframe.distant_past``): no current value
 
 
 @lru_cache(maxsize=8192)
@@ -144,7 +145,8 @@ def read(text: str) -> Reading:
     kind = _KIND.search(line)
     negated = bool(_NEGATED.search(line)) and not departed
     return Reading(tuple(w.removesuffix("'s") for w in words), about_user, negated, bool(_ADDITIVE.search(line)),
-                   frozenset(departed - _STOP), _KIND_SYNONYMS.get(k := kind.group(1).casefold(), k) if kind else None)
+                   frozenset(departed - _STOP), _KIND_SYNONYMS.get(k := kind.group(1).casefold(), k) if kind else None,
+                   distant_past(text))
 
 
 class MeaningDecider:
@@ -199,7 +201,7 @@ class MeaningDecider:
     def attribute(self, fact: Fact) -> str | None:
         label, reading = self.label(fact), read(fact.text)
         single = label is not None and label.split(":")[0] in SINGLE_VALUED
-        return label if single and reading.about_user and not reading.negated and not distant_past(fact.text) else None
+        return label if single and reading.about_user and not reading.negated and not reading.long_ago else None
 
     def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:
         """(all value words, the proper nouns and numbers among them) of a fact read under ``label``."""
@@ -223,7 +225,7 @@ class MeaningDecider:
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
         n = read(new.text)
-        if is_withdrawal(new.text) or not n.about_user or distant_past(new.text):  # withdrawals: ``retracts``
+        if is_withdrawal(new.text) or not n.about_user or n.long_ago:  # withdrawals go through ``retracts``
             return [Verdict.UNRELATED for _ in stored]
         label = self.label(new)
         if not (n.departed or n.negated or (label or "").split(":")[0] in SINGLE_VALUED):
@@ -234,7 +236,7 @@ class MeaningDecider:
 
     def _decide(self, new: Fact, old: Fact) -> Verdict:
         n, o = read(new.text), read(old.text)
-        if not o.about_user or distant_past(old.text):
+        if not o.about_user or o.long_ago:
             return Verdict.UNRELATED
         if n.departed and not o.negated and n.departed & self.values(o, None)[0]:
             return Verdict.SUPERSEDES  # "sold the Fiesta and bought …" replaces "drives a Fiesta"
