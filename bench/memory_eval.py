@@ -4,6 +4,7 @@
     python bench/memory_eval.py --split test             # the test split (report this one; tune nothing on it)
     python bench/memory_eval.py --split test --users 3   # the CI slice
     python bench/memory_eval.py --split dev --seed 7     # fresh users drawn from the same items
+    python bench/memory_eval.py --haystack lesson_utils/evaluation/data/dev_haystack2.json  # another author's filler
     python bench/memory_eval.py --longmemeval longmemeval_s.json --limit 50
     python bench/memory_eval.py --url https://app.cortadel.ai --api-key $CORTADEL_API_KEY
     python bench/memory_eval.py --designs                # memory designs on the test split (lesson 16)
@@ -37,6 +38,7 @@ from lesson_utils.evaluation import (
     ALL_MODES, DatasetError, check_floors, load_floors, load_longmemeval, load_split, run_scorecard,
 )
 from lesson_utils.evaluation.haystack import SEED, assemble
+from lesson_utils.evaluation.splits import with_haystack
 
 
 def main() -> int:
@@ -44,6 +46,8 @@ def main() -> int:
     parser.add_argument("--split", choices=("dev", "test"), default="dev", help="which split to score (default dev)")
     parser.add_argument("--users", type=int, default=None, help="score only the first N users (a slice)")
     parser.add_argument("--seed", type=int, default=SEED, help=f"draw the users with this seed (default {SEED})")
+    parser.add_argument("--haystack", metavar="PATH", help="the split's items among this file's filler instead "
+                        "(e.g. lesson_utils/evaluation/data/dev_haystack2.json, a second dev author's)")
     parser.add_argument("--longmemeval", metavar="PATH", help="a LongMemEval JSON file (longmemeval_s.json, ...)")
     parser.add_argument("--limit", type=int, default=None, help="with --longmemeval: the first N questions")
     parser.add_argument("--modes", nargs="+", default=list(ALL_MODES), choices=list(ALL_MODES))
@@ -66,8 +70,11 @@ def main() -> int:
             cases = load_longmemeval(args.longmemeval, limit=args.limit)
             source = f"LongMemEval file {args.longmemeval}"
         else:
-            cases = assemble(load_split(args.split), seed=args.seed)[: args.users]
+            split = load_split(args.split)
+            split = with_haystack(split, args.haystack) if args.haystack else split
+            cases = assemble(split, seed=args.seed)[: args.users]
             source = f"{args.split} split, seed {args.seed}" + (f" (first {args.users} users)" if args.users else "")
+            source += f", haystack {Path(args.haystack).name}" if args.haystack else ""
     except DatasetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

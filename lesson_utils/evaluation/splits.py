@@ -27,7 +27,8 @@ from typing import Any
 
 from .dataset import DATA_DIR, DatasetError
 
-__all__ = ["DEV_PAIR_FILES", "ITEM_KINDS", "MINIMUMS", "SPLIT_FILES", "Split", "file_sha256", "load_split", "recorded_hashes"]
+__all__ = ["DEV_PAIR_FILES", "ITEM_KINDS", "MINIMUMS", "SPLIT_FILES", "Split", "file_sha256", "load_split", "recorded_hashes",
+           "with_haystack"]
 
 #: Which files make each named split (files after the first are merged in when they exist). The
 #: scorecard's dev split is its own file, shaped like the test split, so the two columns compare; the
@@ -128,6 +129,22 @@ def load_split(
     return split
 
 
+def with_haystack(split: Split, path: str | Path) -> Split:
+    """``split``'s items among another file's haystack (its ``"haystack"`` object, validated the same way).
+
+    A history's filler is what the update decider must leave alone; scoring the same items among
+    filler written by another author shows what the decider does to a history it was not tuned on.
+    """
+    path = Path(path)
+    hay = _read(path, recorded_hashes()).get("haystack")
+    if not isinstance(hay, dict):
+        raise DatasetError(f"{path.name}: a haystack file holds one \"haystack\" object; none found.")
+    haystack = {"small_talk": list(hay.get("small_talk", [])), "assistant_replies": list(hay.get("assistant_replies", [])),
+                "templates": list(hay.get("templates", [])), "vocab": dict(hay.get("vocab", {}))}
+    _validate_haystack(haystack, path.stem, MINIMUMS)
+    return Split(split.name, split.items, haystack, [*split.files, path])
+
+
 def _namespaced(item: Any, stem: str) -> Any:
     """``item`` with its id prefixed by the file it came from (a non-dict is left for validation to name)."""
     return {**item, "id": f"{stem}:{item['id']}"} if isinstance(item, dict) and "id" in item else item
@@ -179,7 +196,10 @@ def _validate(split: Split, minimums: dict[str, int]) -> None:
     if len(attributes) < minimums["update attributes"]:
         raise DatasetError(f"{where} updates cover {len(attributes)} attributes; they need at least "
                            f"{minimums['update attributes']}.")
-    hay = split.haystack
+    _validate_haystack(split.haystack, where, minimums)
+
+
+def _validate_haystack(hay: dict[str, Any], where: str, minimums: dict[str, int]) -> None:
     for key in ("small_talk", "assistant_replies", "templates"):
         if len(hay[key]) < minimums[key]:
             raise DatasetError(f"{where} haystack has {len(hay[key])} {key}; it needs at least {minimums[key]}.")

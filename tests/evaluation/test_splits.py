@@ -9,7 +9,8 @@ import pytest
 
 from lesson_utils.evaluation import DatasetError, load_split
 from lesson_utils.evaluation.make_dataset import build
-from lesson_utils.evaluation.splits import MINIMUMS, file_sha256
+from lesson_utils.evaluation.dataset import DATA_DIR
+from lesson_utils.evaluation.splits import MINIMUMS, file_sha256, with_haystack
 
 
 def write(tmp_path, data, name="split.json"):
@@ -96,3 +97,18 @@ def test_a_hash_not_yet_recorded_is_not_checked(tmp_path):
     floors.write_text(json.dumps({"splits": {"test": {"file": "test_split.json", "sha256": None}}}), encoding="utf-8")
     assert load_split(path, floors_path=floors).name == "dev"
 
+
+
+def test_a_second_authors_haystack_replaces_the_filler_and_keeps_the_items(tmp_path):
+    dev = load_split("dev")
+    other = with_haystack(dev, DATA_DIR / "dev_haystack2.json")
+    assert other.items == dev.items and other.haystack["templates"] != dev.haystack["templates"]
+    thin = tmp_path / "thin.json"
+    thin.write_text(json.dumps({"haystack": {"small_talk": ["hi"], "assistant_replies": [], "templates": [], "vocab": {}}}),
+                    encoding="utf-8")
+    with pytest.raises(DatasetError, match="small_talk"):
+        with_haystack(dev, thin)
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps({"split": "dev"}), encoding="utf-8")
+    with pytest.raises(DatasetError, match="haystack"):
+        with_haystack(dev, bare)
