@@ -21,8 +21,9 @@ Rules stay only where a rule is the simplest correct tool:
 * **subject** — a fact about someone else ("Alex's brother lives in Oslo", "the user's dog is called
   Rolo", "the user's old schoolmate Ava works …", "Eva from the user's choir …": ``subject.py``'s
   group member) never supersedes the user's; "the user's partner is Sam" is the user's partner;
-* **distant past** (``timeframe.distant_past``: "years ago", "as a child", "used to") — no current
-  value, so it neither supersedes nor is superseded;
+* **not current** (``timeframe.not_current``: "years ago", "as a child", "back in uni", "would love to",
+  "if they won") — the distant past or a wish holds no current value, so it neither supersedes nor is
+  superseded;
 * **departure** — the verbs of leaving (``updates.LEAVING``: "sold", "quit", "left", "moved out of",
   "broke up with" …), of exchange ("traded in", "replaced" …), and "X but now Y": what was left is replaced whatever its attribute,
   so "sold my Corolla and bought a Tesla" replaces the Corolla while two cars said plainly stay;
@@ -48,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from .subject import group_member
-from .timeframe import distant_past
+from .timeframe import not_current
 from .updates import LEAVING, Fact, Verdict, is_withdrawal
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
@@ -74,15 +75,18 @@ _TIME = frozenset("""monday tuesday wednesday thursday friday saturday sunday mo
     night nights noon midnight am pm today yesterday tomorrow january february march april may june july august
     september october november december""".split())
 _NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|stop(?:ped|s)|quits?|ceased to)\b", re.IGNORECASE)
-_ADDITIVE = re.compile(r"\b(?:also|too|as well|another|second|additionally)\b", re.IGNORECASE)
+_ADDITIVE = re.compile(r"\b(?:also|too|as well|another|second|additionally|one of)\b", re.IGNORECASE)
 _DEPARTURE = re.compile(
     rf"\b(?:{LEAVING}|traded in|swapped|replaced|switched from)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to)\b|[,;]|$)"
     r"|\bprefer\w*\s.+?\b(?:over|rather than|instead of|to)\s+(?P<rejected>.+?)(?=\s+(?:and|but)\b|[,;]|$)"
     r"|^(?P<before>.+?)\s+but\s+(?:now|these days|nowadays)\b", re.IGNORECASE)
 _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
-_RELATION = (r"(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|children|kids?|wife|husband|"
-             r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friends?|colleagues?|boss|manager|neighbou?r|cousin|"
-             r"aunt|uncle|niece|nephew|grand\w+|flatmate|roommate|housemate|dog|cat|puppy|kitten|pet|horse|rabbit)")
+#: People and animals in someone's life; kin words take step-, half- and great- ("great-aunt"), and any
+#: "-mate" is someone the user shares something with ("bandmate", "roommate").
+_RELATION = (r"(?:(?:step|half-|great-)?(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|"
+             r"children|kids?|aunt|uncle|niece|nephew|grand\w+)|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|"
+             r"spouse|friends?|pals?|buddy|colleagues?|boss|manager|teacher|coach|landlord|landlady|neighbou?r|cousin|"
+             r"\w*mates?|dog|cat|puppy|kitten|pet|horse|rabbit)")
 _NAMED = r"(?-i:(?:(?!(?:is|are|was|were|on|in|at|to|for|from|with|by|of|called|named)\b)[a-z][\w\-]*\s+){1,3}[A-Z][\w\-]*)\b(?!')"
 #: Someone else's fact: a relation ("the user's sister …") or anyone named after a possessive ("the user's
 #: old schoolmate Ava …"); a named member of a group ("Eva from the user's choir …") is ``subject.group_member``.
@@ -125,7 +129,7 @@ class Reading:
     additive: bool
     departed: frozenset[str]    # lower-case words of what the sentence says was left
     kind: str | None            # the literal kind of a favourite ("colour")
-    long_ago: bool              # framed as the distant past (``timeframe.distant_past``): no current value
+    not_now: bool              # the distant past or a wish (``timeframe.not_current``): no current value
 
 
 @lru_cache(maxsize=8192)
@@ -146,7 +150,7 @@ def read(text: str) -> Reading:
     negated = bool(_NEGATED.search(line)) and not departed
     return Reading(tuple(w.removesuffix("'s") for w in words), about_user, negated, bool(_ADDITIVE.search(line)),
                    frozenset(departed - _STOP), _KIND_SYNONYMS.get(k := kind.group(1).casefold(), k) if kind else None,
-                   distant_past(text))
+                   not_current(text))
 
 
 class MeaningDecider:
@@ -201,7 +205,7 @@ class MeaningDecider:
     def attribute(self, fact: Fact) -> str | None:
         label, reading = self.label(fact), read(fact.text)
         single = label is not None and label.split(":")[0] in SINGLE_VALUED
-        return label if single and reading.about_user and not reading.negated and not reading.long_ago else None
+        return label if single and reading.about_user and not reading.negated and not reading.not_now else None
 
     def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:
         """(all value words, the proper nouns and numbers among them) of a fact read under ``label``."""
@@ -225,7 +229,7 @@ class MeaningDecider:
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
         n = read(new.text)
-        if is_withdrawal(new.text) or not n.about_user or n.long_ago:  # withdrawals go through ``retracts``
+        if is_withdrawal(new.text) or not n.about_user or n.not_now:  # withdrawals go through ``retracts``
             return [Verdict.UNRELATED for _ in stored]
         label = self.label(new)
         if not (n.departed or n.negated or (label or "").split(":")[0] in SINGLE_VALUED):
@@ -236,7 +240,7 @@ class MeaningDecider:
 
     def _decide(self, new: Fact, old: Fact) -> Verdict:
         n, o = read(new.text), read(old.text)
-        if not o.about_user or o.long_ago:
+        if not o.about_user or o.not_now:
             return Verdict.UNRELATED
         if n.departed and not o.negated and n.departed & self.values(o, None)[0]:
             return Verdict.SUPERSEDES  # "sold the Fiesta and bought …" replaces "drives a Fiesta"

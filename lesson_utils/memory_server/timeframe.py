@@ -14,29 +14,36 @@ in the past when it carries a distant-past phrase ("ago", "as a child", "used to
 then", "last year", "in their twenties"). Recent past ("last week", "yesterday") is not distant:
 "The user turned 51 last week" still says how old they are.
 
-The update decider asks :func:`distant_past`, which leaves out "last year": "Years ago the user
-spent a summer in Lima" fills no attribute now, but "The user moved to Lima last year" is still
-where they live. ("Once a week" is a schedule, not the past.)
+The update decider asks :func:`not_current`: a fact framed as the distant past, or as a wish or a
+what-if, fills no attribute now. It leaves out "last year" ("The user moved to Lima last year" is
+still where they live) and "once a week" (a schedule), and adds the scenes a life story is told in
+("back in uni", "grew up", "their first car was") and the moods that hold nothing yet ("if", "would",
+"might", "one day", "dreams of", "fancies"): "The user would love to retire in Norway" says nothing
+about where they live. A name asked for ("would like to be called Ash") and a preference ("would
+rather") are current, so "would" before them is not a wish.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["about_now", "distant_past", "long_past"]
+__all__ = ["about_now", "long_past", "not_current"]
 
 _PRESENT = re.compile(r"\b(?:am|is|are|do|does|have|has|now|currently|these days|at the moment|nowadays)\b|'s\b|'re\b|'m\b",
                       re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|did|had|used to|ago|happened|last|first|before|after|ever|once|when)\b",
                    re.IGNORECASE)
-_DECADES = r"in (?:their|his|her) (?:youth|childhood|teens|twenties|thirties|forties|fifties|student days)"
+_DECADES = r"in (?:their|his|her) (?:early |mid-?|late )?(?:youth|childhood|teens|twenties|thirties|forties|fifties|student days)"
 # "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
 _DISTANT = (r"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|used to|(?<=\s)once(?! (?:a|every|per)\b)|"
             r"back then|formerly|years back")
 _LONG_PAST = re.compile(rf"\b(?:{_DISTANT}|{_DECADES}|last year)\b", re.IGNORECASE)
 #: For the decider a decade sets the scene only when it leads ("In their twenties the user …"); at the
 #: end it tells an age ("… so that's them in their thirties").
-_DISTANT_PAST = re.compile(rf"\b(?:{_DISTANT})\b|^{_DECADES}\b", re.IGNORECASE)
+_SCENES = r"back in|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\w+ ){1,2}(?:was|were)|when (?:the user|they|[A-Z]\w+) (?:was|were)"
+_WISHES = (r"if|would(?! (?:rather|prefer|like to be (?:called|known|addressed)))|might|some ?day|one day|dream(?:s|ed|ing)?"
+           r"|fanc(?:ies|ied)|wonders?|wish(?:es)?|in another life")
+_NOT_CURRENT = re.compile(rf"\b(?:{_DISTANT}|{_SCENES}|{_WISHES})\b|^{_DECADES}\b", re.IGNORECASE)
 
 
 def about_now(query: str) -> bool:
@@ -49,7 +56,7 @@ def long_past(content: str) -> bool:
     return bool(_LONG_PAST.search(content))
 
 
-def distant_past(content: str) -> bool:
-    """True when ``content`` is framed as the distant past ("years ago", "as a child", "used to"), so it
-    cannot be the current value of anything; "last year" is not that distant."""
-    return bool(_DISTANT_PAST.search(content))
+def not_current(content: str) -> bool:
+    """True when ``content`` is framed as the distant past ("years ago", "as a child", "back in uni") or as
+    a wish or what-if ("would love to", "if they won"), so it cannot be the current value of anything."""
+    return bool(_NOT_CURRENT.search(content))

@@ -30,10 +30,18 @@ SOMEONE_ELSE = [
     "Ines from the user's running club lives in Faro.",
     "The user's old teammate Bruno just turned 44.",
     "Kofi from the user's choir drives a Lancia.",
+    "The user's stepmum is moving to Porto in spring.",
+    "The user's great-uncle turns 80 in May.",
+    "The user's climbing coach works at a bike shop in Faro.",
+    "The user's workmate drives a Lancia.",
 ]
 USERS_OWN = ["The user works at Globex.", "The user lives in Braga.", "The user is 37.", "The user drives a Kia."]
 LONG_AGO = ["Years ago the user spent a spring in Faro.", "As a teenager the user worked at a cinema.",
-            "In their twenties the user drove a Lancia around Sicily."]
+            "In their twenties the user drove a Lancia around Sicily.", "The user's first job was at a cinema in Porto.",
+            "Back in school the user lived above a bakery in Faro."]
+#: Wishes and what-ifs hold no current value either.
+WISHES = ["If the user ever leaves Globex they would open a café in Faro.", "The user would love to drive a Lancia.",
+          "Someday the user might live on a boat in Lisbon.", "The user dreams of turning 40 on a beach."]
 
 
 @pytest.fixture(scope="module")
@@ -64,11 +72,17 @@ def test_an_errand_that_reads_like_a_job_change_does_not_replace_the_employer(de
     assert decider.decide(new, [own]) == [Verdict.UNRELATED]
 
 
-def test_other_peoples_facts_and_the_distant_past_never_replace_the_users_own(decider_and_embed):
+def test_other_peoples_facts_the_distant_past_and_wishes_never_replace_the_users_own(decider_and_embed):
     decider, embed = decider_and_embed
     own = _facts(embed, USERS_OWN)
-    for other in _facts(embed, SOMEONE_ELSE + LONG_AGO):
+    for other in _facts(embed, SOMEONE_ELSE + LONG_AGO + WISHES):
         assert Verdict.SUPERSEDES not in decider.decide(other, own), other.text
+
+
+def test_one_of_several_favourites_adds_to_the_favourite_it_does_not_replace_it(decider_and_embed):
+    decider, embed = decider_and_embed
+    old, new = _facts(embed, ["The user's favourite film is Alien.", "One of the user's favourite films is Heat."])
+    assert decider.decide(new, [old]) == [Verdict.UNRELATED]
 
 
 def test_a_move_told_with_last_year_still_replaces_the_old_home(decider_and_embed):

@@ -90,6 +90,13 @@ def test_a_memory_is_long_past_when_framed_as_the_distant_past(content, expected
     ("The user moved to Turin last year.", False),  # a state that began last year still holds
     ("The user had their 40th last month, so they are in their forties now.", False),  # an age, told
     ("Once the lease was signed the user moved to Hove.", False),  # "once" as "as soon as"
+    ("If the user got the grant they would move to Hove.", True),  # a what-if
+    ("The user would really like to live by the sea.", True),
+    ("The user would like to be called Dani from now on.", False),  # a name asked for is current
+    ("The user's very first flat was above a chip shop.", True),
+    ("The user grew up near Derby.", True),
+    ("The user bought a plain old van, nothing fancy.", False),
+    ("The user started at the depot, first week was hard.", False),
 ])
-def test_the_decider_treats_only_the_distant_past_as_no_current_value(content, expected):
-    assert timeframe.distant_past(content) is expected
+def test_the_decider_treats_the_distant_past_and_wishes_as_no_current_value(content, expected):
+    assert timeframe.not_current(content) is expected
