@@ -180,20 +180,20 @@ def _clean(clause: str) -> str | None:
     return None if _FILLER.match(clause) or len(re.findall(r"\w+", clause)) < 2 else clause
 
 
-def _own(clause: str, previous: str) -> str:
-    """News without a subject, given the words it lacks; a bare noun phrase needs a weekly time or (2+ words) a change."""
-    labelled, subjectless, bare, named = (p.match(clause) for p in (_LABELLED, _SUBJECTLESS, _BARE_NOUN, _ITS_NAME))
+def _own(clause: str, following: str) -> str:
+    """News without a subject, given the words it lacks; a bare noun phrase needs a weekly time or (2+ words) a change.
+    A thing the next clause names ("got a puppy" + "her name is Mo") is told with its name: "got a puppy called Mo"."""
+    labelled, subjectless, bare = (p.match(clause) for p in (_LABELLED, _SUBJECTLESS, _BARE_NOUN))
     if labelled and not _FIRST_PERSON.search(clause):
-        return f"my {labelled.group(1)[0].lower()}{labelled.group(1)[1:]} is {labelled.group(2)}"
-    if subjectless:  # after a time phrase ("Since May, living in Graz"); an age ends at a comma ("40 now, feeling old")
+        clause = f"my {labelled.group(1)[0].lower()}{labelled.group(1)[1:]} is {labelled.group(2)}"
+    elif subjectless:  # after a time phrase ("Since May, living in Graz"); an age ends at a comma ("40 now, feeling old")
         lead, rest = clause[:max(subjectless.end("lead"), 0)], clause[max(subjectless.end("lead"), 0):]
         rest = rest.split(",")[0] if subjectless.lastgroup == "I_am" else rest
-        return f"{lead}{str(subjectless.lastgroup).replace('_', ' ')} {rest[0].lower()}{rest[1:]}"
-    if named and re.search(r"\ban?\s+(?:[a-z]+\s+)?[a-z]+$", previous):  # "got a puppy" + "her name is Mo"
-        return f"{previous} called {clause[named.end():]}"
-    if bare and any(" " in bare["np"] or (m["weekly"] and m.start() >= bare.end()) for m in _NEWS.finditer(clause)):
-        return f"my {clause[0].lower()}{clause[1:]}"
-    return clause
+        clause = f"{lead}{str(subjectless.lastgroup).replace('_', ' ')} {rest[0].lower()}{rest[1:]}"
+    elif bare and any(" " in bare["np"] or (m["weekly"] and m.start() >= bare.end()) for m in _NEWS.finditer(clause)):
+        clause = f"my {clause[0].lower()}{clause[1:]}"
+    named = _ITS_NAME.match(following)
+    return f"{clause} called {following[named.end():]}" if named and re.search(r"\ban?\s+(?:[a-z]+\s+)?[a-z]+$", clause) else clause
 
 
 def find_name(turns: Sequence[Turn]) -> str | None:
@@ -267,8 +267,6 @@ def distill(
                     fact.source_uuids.append(turn.uuid)
             return
         seen.add(key)
-        if facts and not forget and not facts[-1].forget and text.startswith(facts[-1].text[:-1] + " "):  # "… called Mo"
-            facts.pop()
         facts.append(Fact(text=text, source_uuids=[turn.uuid] if turn.uuid else [], name=name, forget=forget))
 
     if is_agent_memory:
@@ -296,15 +294,15 @@ def distill(
     name = find_name(turns) or known_name
     subject = name or "The user"
     for turn in (turn for turn in turns if turn.role == "user"):
-        previous = ""  # the clause before, for "her name is …"
-        for sentence in _sentences(turn.content):
-            clause = _clean(sentence)
+        sentences = _sentences(turn.content)
+        cleaned = [_clean(sentence) for sentence in sentences]
+        for at, (sentence, clause) in enumerate(zip(sentences, cleaned, strict=True)):
             if clause is None:
                 asked = extract_name(sentence) if _POLITE_ASK.match(_LEADING_NOISE.sub("", sentence)) else None
                 if asked:  # "Could you call me Kim from now on?"
                     keep(f"The user's name is {asked}.", turn, name=asked)
                 continue
-            clause = previous = _own(clause, previous)
+            clause = _own(clause, next((later for later in cleaned[at + 1:] if later is not None), ""))
             if withdrawn := _FORGET.match(clause):
                 keep(_finish(_rewrite_first_person(withdrawn.group("rest"), subject)), turn, forget=True)
                 continue
