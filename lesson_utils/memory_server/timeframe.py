@@ -1,4 +1,4 @@
-"""Whether a question asks about now, and whether a memory tells of a time long past.
+"""Whether a question asks about now, and whether a memory tells of a time long past or of a wish.
 
 Why: a long history holds the same topic at other times ("As a child the user visited Oslo with
 their parents", "A long time ago the user tried judo once", "Years ago the user spent a summer in
