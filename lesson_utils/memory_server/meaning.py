@@ -90,7 +90,7 @@ _RELATION = (r"(?:(?:step|half-|great-)?(?:brother|sister|mother|father|mum|mom|
 _NAMED = r"(?-i:(?:(?!(?:is|are|was|were|on|in|at|to|for|from|with|by|of|called|named)\b)[a-z][\w\-]*\s+){1,3}[A-Z][\w\-]*)\b(?!')"
 #: Someone else's fact: a relation ("the user's sister …") or anyone named after a possessive ("the user's
 #: old schoolmate Ava …"); a named member of a group ("Eva from the user's choir …") is ``subject.group_member``.
-_OTHER_PERSON = re.compile(rf"^(?:(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:(?:[\w\-]+\s+){{0,2}}?(?:ex-)?{_RELATION}\b"
+_OTHER_PERSON = re.compile(rf"^(?:(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:(?:(?!(?:is|are|was|were)\b)[\w\-]+\s+){{0,2}}?(?:ex-)?{_RELATION}\b"
                            rf"|{_NAMED}))", re.I)
 _PARTNER_IS = re.compile(r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)\b.*\bis\s+"
                          r"(?:now\s+|called\s+|named\s+)?[A-Z][\w\-]*$")
@@ -129,7 +129,7 @@ class Reading:
     additive: bool
     departed: frozenset[str]    # lower-case words of what the sentence says was left
     kind: str | None            # the literal kind of a favourite ("colour")
-    not_now: bool              # the distant past or a wish (``timeframe.not_current``): no current value
+    not_now: bool               # the distant past or a wish (``timeframe.not_current``): no current value
 
 
 @lru_cache(maxsize=8192)

@@ -89,3 +89,9 @@ def test_a_move_told_with_last_year_still_replaces_the_old_home(decider_and_embe
     decider, embed = decider_and_embed
     old, new = _facts(embed, ["The user lives in Braga.", "The user moved to Faro last year."])
     assert decider.decide(new, [old]) == [Verdict.SUPERSEDES]
+
+
+def test_a_job_that_is_also_a_relation_word_is_still_the_users_job(decider_and_embed):
+    decider, embed = decider_and_embed  # "teacher" names people too, but here it is what the user does
+    old, new = _facts(embed, ["The user is a nurse.", "The user's profession is teacher now."])
+    assert decider.decide(new, [old]) == [Verdict.SUPERSEDES]
