@@ -15,7 +15,8 @@ and the contract say only that a real Cortadel distils a conversation into atomi
 * Compound sentences are split into atomic clauses ("I live in Lyon and I work at Acme" → two
   facts), and each is rewritten in the third person with an explicit subject, so it stands on
   its own when recalled later in another session: "I usually ship on Fridays" → "Alex usually
-  ships on Fridays" (or "The user …" when the name is not known).
+  ships on Fridays" (or "The user …" when the name is not known). An afterthought that only comments on the
+  clause before ("…, I think", "… and I'm hooked", "…, I was about ten") is dropped, not made a fact of its own.
 * "Forget that …" / "Please forget my …" is not a fact but a withdrawal: the rest of the sentence
   is rewritten the same way and returned with ``forget=True``, so the service can invalidate the
   stored fact it names instead of storing "The user forgets …". ("Don't forget that …" is the
@@ -130,6 +131,10 @@ _ADVERBS = (
     "occasionally frequently seldom recently now already even finally eventually"
 ).split()
 _ADVERB_RE = "|".join([*_ADVERBS, "no longer"])
+#: An afterthought after a comma or "and" that names nothing of its own: a verb with no object or only "myself"
+#: ("…, I swear", "… and I'm teaching myself online"), a feeling ("… and I'm hooked"), "I had no idea", an age back then.
+_COMMENT = re.compile(rf"^I(?:(?P<verb>(?:\s+(?:{_ADVERB_RE}))*)|'m|\s+(?:am|was))\s+(?:[a-z]+(?(verb)|(?<=ed))|(?:have|had)\s+no\s+[a-z]+|"
+                      rf"[a-z]+\s+myself(?:\s+(?:from|with|by|on|online|at|in|for)\b.*)?)[\s.!…]*$|^I\s+was\s+(?:[a-z]+\s+)?{_AGE}", re.I)
 _UNCHANGED_VERBS = frozenset(
     """can could will would should must might may shall had did was used cannot ought went got made took
     came saw bought met left began grew ate drank ran wrote said told felt knew thought found gave lost won
@@ -158,8 +163,9 @@ def _sentences(text: str) -> list[str]:
     clauses: list[str] = []
     for part in parts:
         # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
-        clauses.extend(re.split(rf",?\s+(?:and|but|so|while|plus)\s+(?=(?:[Ii]|[Mm]y|[Ii]'m|[Ii]'ve)\b)|,\s+(?=(?:[Ii]|[Ii]'m|[Ii]'ve|[Ww]e|[Ww]e're|[Ww]e've)\s|{_AGE})",
-                                part))
+        pieces = re.split(rf",?\s+(?:and|but|so|while|plus)\s+(?=(?:[Ii]|[Mm]y|[Ii]'m|[Ii]'ve)\b)|,\s+(?=(?:[Ii]|[Ii]'m|[Ii]'ve|[Ww]e|[Ww]e're|[Ww]e've)\s|{_AGE})",
+                          part)
+        clauses.extend(piece for at, piece in enumerate(pieces) if not (at and _COMMENT.match(piece)))
     return [c.strip() for c in clauses if c and c.strip()]
 
 

@@ -193,3 +193,29 @@ def test_a_sentence_with_my_in_it_gets_no_second_owner():
 ])
 def test_small_talk_and_other_peoples_news_without_a_subject_are_not_facts(said):
     assert texts(Turn("user", said)) == []
+
+
+@pytest.mark.parametrize(("said", "facts"), [
+    # an afterthought comments on the clause before it: that clause is kept, the comment is no fact of its own
+    ("Signed up for a salsa class, I admit", ["The user signed up for a salsa class."]),
+    ("Baked sourdough last weekend and I'm thrilled", ["The user baked sourdough last weekend."]),
+    ("My grandad built this boat, I had no clue", ["The user's grandad built this boat."]),
+    ("I learned to ski in Andorra, i was maybe sixteen", ["The user learned to ski in Andorra."]),
+    ("Got myself a ukulele and I'm teaching myself on YouTube", ["The user got themselves a ukulele."]),
+    ("the ferry to Skye is always late, I reckon", []),
+])
+def test_an_afterthought_is_no_fact_of_its_own(said, facts):
+    assert texts(Turn("user", said)) == facts
+
+
+@pytest.mark.parametrize(("said", "facts"), [
+    # a real second fact after a comma or "and" still stands on its own
+    ("Left Dundee in June, I teach at a primary school now",
+     ["The user left Dundee in June.", "The user teaches at a primary school now."]),
+    ("Had my birthday on Sunday, I'm 52 now", ["The user had their birthday on Sunday.", "The user is 52 now."]),
+    ("I grow tomatoes, I'm pescatarian", ["The user grows tomatoes.", "The user is pescatarian."]),
+    ("Gave up the cafe and I'm a postman these days", ["The user gave up the cafe.", "The user is a postman these days."]),
+    ("Bought a violin and I'm teaching myself Bach", ["The user bought a violin.", "The user is teaching themselves Bach."]),
+])
+def test_a_real_second_fact_after_a_comma_is_still_kept(said, facts):
+    assert texts(Turn("user", said)) == facts
