@@ -42,17 +42,17 @@ from typing import Any
 
 import numpy as np
 
-from .updates import LEAVING, Fact, Verdict, is_withdrawal
+from .updates import LEAVING, Fact, Verdict, is_withdrawal, masked
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
 
 EXEMPLARS = Path(__file__).with_name("data") / "update_exemplars.txt"
-SINGLE_VALUED = frozenset("home name age employer job partner car favourite schedule".split())
+SINGLE_VALUED = frozenset("home name age employer job partner car phone email favourite schedule".split())
 #: How many nearest examples vote, how fast a vote fades with distance from the nearest one, and
 #: how close the nearest must be for any attribute at all. (A name as the subject, "Noor's job is …",
 #: pulls every similarity down: the examples all say "the user", as the distiller mostly does.)
 NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, 0.35
-_EXAMPLES: dict[str, np.ndarray] = {}
+_EXAMPLES: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
 _WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
 _STOP = frozenset("""i i'm i've me my we our a an the of in on at to for from with by and or but so as into onto about over after before since
@@ -69,16 +69,16 @@ _TIME = frozenset("""monday tuesday wednesday thursday friday saturday sunday mo
 _NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|stop(?:ped|s)|quits?|ceased to)\b", re.IGNORECASE)
 _ADDITIVE = re.compile(r"\b(?:also|too|as well|another|second|additionally)\b", re.IGNORECASE)
 _DEPARTURE = re.compile(
-    rf"\b(?:{LEAVING}|traded in|swapped|replaced|switched from)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to)\b|[,;]|$)"
+    rf"\b(?:{LEAVING}|traded in|swapped|replaced|overt(?:ook|aken)|knocked)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to|off|as)\b|[,;]|$)"
+    r"|\b\w+ed\s+(?:\w+\s+){0,3}?from\s+(?P<source>[^,;]+?)\s+to\s"  # "upgraded from X to Y"
     r"|\bprefer\w*\s.+?\b(?:over|rather than|instead of|to)\s+(?P<rejected>.+?)(?=\s+(?:and|but)\b|[,;]|$)"
     r"|^(?P<before>.+?)\s+but\s+(?:now|these days|nowadays)\b", re.IGNORECASE)
 _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
+_PARTNERS = frozenset("wife husband partner girlfriend boyfriend fiance fiancé fiancée spouse".split())
 _RELATION = (r"(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|children|kids?|wife|husband|"
              r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friends?|colleagues?|boss|manager|neighbou?r|cousin|"
              r"aunt|uncle|niece|nephew|grand\w+|flatmate|roommate|housemate|dog|cat|puppy|kitten|pet|horse|rabbit)")
-_OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?(?:ex-)?{_RELATION}\b", re.I)
-_PARTNER_IS = re.compile(r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)\b.*\bis\s+"
-                         r"(?:now\s+|called\s+|named\s+)?[A-Z][\w\-]*$")
+_OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?((?:ex-)?{_RELATION})\b", re.I)
 # "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
 _LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)[A-Z][^,;]{0,40},\s+(?=\S)")
 _NAME_SUBJECT = re.compile(r"^([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
@@ -98,6 +98,11 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiousl" else word
 
 
+def _roots(words: frozenset[str]) -> set[str]:
+    """Words by their first letters after stemming: "stenography" names "stenographer", "smoking" "smokes"."""
+    return {_stem(w)[:6] for w in words}
+
+
 def _number(word: str) -> str:
     """"34th" → "34" (an age told as a birthday); other words unchanged."""
     hit = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", word)
@@ -109,7 +114,7 @@ class Reading:
     """What the rules read from a fact's words (cached per text)."""
 
     words: tuple[str, ...]      # the positive sentence's words, original case, subject left out
-    about_user: bool
+    relation: str | None        # whose fact, when not the user's ("brother", "ex-wife", "dog")
     negated: bool
     additive: bool
     departed: frozenset[str]    # lower-case words of what the sentence says was left
@@ -120,7 +125,7 @@ class Reading:
 def read(text: str) -> Reading:
     line = " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…")
     line = _LEAD.sub("", line)
-    about_user = not _OTHER_PERSON.match(line) or bool(_PARTNER_IS.search(line))
+    other = _OTHER_PERSON.match(line)
     line = re.sub(r"n't\b", " not", line)
     words = _WORD.findall(_NEGATED.sub(" ", line))
     name = _NAME_SUBJECT.match(line)
@@ -129,11 +134,15 @@ def read(text: str) -> Reading:
         words = words[1:]  # "Alex lives in Lyon": the user's name is the subject, not a value
     departed: set[str] = set()
     for hit in _DEPARTURE.finditer(line):
-        departed |= {_number(w.casefold()) for w in _WORD.findall(hit.group("what") or hit.group("before") or hit.group("rejected") or "")}
+        departed |= {_number(w.casefold()) for w in _WORD.findall(next((g for g in hit.groups() if g), ""))}
     kind = _KIND.search(line)
-    negated = bool(_NEGATED.search(line)) and not departed
-    return Reading(tuple(w.removesuffix("'s") for w in words), about_user, negated, bool(_ADDITIVE.search(line)),
-                   frozenset(departed - _STOP), _KIND_SYNONYMS.get(k := kind.group(1).casefold(), k) if kind else None)
+    # the sign is the main clause's: "not pulling shots any more, the user is a roaster" is positive
+    clauses = re.split(r"[,;:]|\s[-–—]\s", line)
+    main = next((c for c in clauses if re.search(r"\b(?:the user|they)\b", c, re.IGNORECASE)), clauses[0])
+    negated = bool(_NEGATED.search(main)) and not departed
+    return Reading(tuple(w.removesuffix("'s") for w in words), other.group(1).casefold() if other else None, negated, bool(_ADDITIVE.search(line)),
+                   frozenset(departed - _STOP), _KIND_SYNONYMS.get(k := kind.group(1).casefold(), k)
+                   if kind and kind.group(1).casefold() not in _STOP else None)
 
 
 class MeaningDecider:
@@ -152,12 +161,14 @@ class MeaningDecider:
         self._framing = {_stem(w) for frame in self.frames.values() for w in frame}  # any attribute's wording
         self._favourite = np.array([label.startswith("favourite:") for label in labels])
 
-    def _examples(self) -> np.ndarray | None:
-        """The examples' vectors, embedded once per embedding model (``key``) and process."""
+    def _examples(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The examples' vectors and their masked texts' vectors, embedded once per embedding model
+        (``key``) and process."""
         if self._embed is None:
             return None
         if self._key not in _EXAMPLES:
-            _EXAMPLES[self._key] = np.asarray(self._embed(self._texts), dtype=np.float32)
+            both = np.asarray(self._embed(self._texts + [masked(t) for t in self._texts]), dtype=np.float32)
+            _EXAMPLES[self._key] = both[: len(self._texts)], both[len(self._texts):]
         return _EXAMPLES[self._key]
 
     def label(self, fact: Fact) -> str | None:
@@ -170,29 +181,40 @@ class MeaningDecider:
         return found
 
     def _label(self, fact: Fact) -> str | None:
-        matrix = self._examples()
-        if matrix is None or matrix.shape[1] != np.asarray(fact.vector).shape[-1]:
+        kind = read(fact.text).kind
+        if kind is not None:  # "favourite podcast" names its kind: no vote needed
+            return f"favourite:{kind}"
+        examples = self._examples()
+        if examples is None or examples[0].shape[1] != np.asarray(fact.vector).shape[-1]:
             return None
-        sims = matrix @ np.asarray(fact.vector, dtype=np.float32)
         # "prefers tea" and "likes tea" differ in one word, not in topic: that word picks the family
-        sims = np.where(self._favourite == bool(_PREFERENCE.search(fact.text)), sims, -1.0)
-        nearest = np.argsort(-sims)[:NEIGHBOURS]
-        if sims[nearest[0]] < MIN_SIMILARITY:
-            return None
-        votes: dict[str, float] = {}
-        for i in nearest:  # the nearest examples decide; a big label's many far ones do not outvote them
-            label = self.labels[i]
-            votes[label] = votes.get(label, 0.0) + float(np.exp((sims[i] - sims[nearest[0]]) / SHARPNESS))
-        return max(votes, key=votes.__getitem__)
+        family = self._favourite == bool(_PREFERENCE.search(fact.text))
+        votes: Counter[str] = Counter()
+        for matrix, vector in zip(examples, (fact.vector, fact.frame), strict=True):
+            if vector is None:
+                continue
+            sims = np.where(family, matrix @ np.asarray(vector, dtype=np.float32), -1.0)
+            nearest = np.argsort(-sims)[:NEIGHBOURS]
+            if sims[nearest[0]] < MIN_SIMILARITY:
+                continue
+            # the nearest examples decide; a big label's many far ones do not outvote them
+            weights = np.exp((sims[nearest] - sims[nearest[0]]) / SHARPNESS)
+            for i, weight in zip(nearest, weights / weights.sum(), strict=True):
+                votes[self.labels[i]] += float(weight)
+        return max(votes, key=votes.__getitem__) if votes else None
 
     def attribute(self, fact: Fact) -> str | None:
         label, reading = self.label(fact), read(fact.text)
         single = label is not None and label.split(":")[0] in SINGLE_VALUED
-        return label if single and reading.about_user and not reading.negated else None
+        return label if single and self._about_user(fact, reading) and not reading.negated else None
+
+    def _about_user(self, fact: Fact, reading: Reading) -> bool:
+        """The user's, or about the user's partner when that is what it says ("the user's new partner, Ana, …")."""
+        return reading.relation is None or (reading.relation in _PARTNERS and self.label(fact) == "partner")
 
     def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:
         """(all value words, the proper nouns and numbers among them) of a fact read under ``label``."""
-        frame = self.frames.get(label or "", frozenset())
+        frame = self.frames.get(label or "") or self.frames.get((label or "").split(":")[0], frozenset())
         timely = (label or "").startswith("schedule")
         found, strong = set(), set()
         for word in reading.words:
@@ -212,7 +234,7 @@ class MeaningDecider:
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
         n = read(new.text)
-        if is_withdrawal(new.text) or not n.about_user:  # withdrawals go through ``retracts``
+        if is_withdrawal(new.text) or not self._about_user(new, n):  # withdrawals go through ``retracts``
             return [Verdict.UNRELATED for _ in stored]
         label = self.label(new)
         if not (n.departed or n.negated or (label or "").split(":")[0] in SINGLE_VALUED):
@@ -223,9 +245,9 @@ class MeaningDecider:
 
     def _decide(self, new: Fact, old: Fact) -> Verdict:
         n, o = read(new.text), read(old.text)
-        if not o.about_user:
+        if not self._about_user(old, o):
             return Verdict.UNRELATED
-        if n.departed and not o.negated and n.departed & self.values(o, None)[0]:
+        if n.departed and not o.negated and _roots(n.departed) & _roots(self.values(o, None)[0]):
             return Verdict.SUPERSEDES  # "sold the Fiesta and bought …" replaces "drives a Fiesta"
         if n.negated != o.negated:  # "likes tea" ⇄ "does not like tea": the newer wins
             same_words = {_stem(w.casefold()) for w in n.words if w.casefold() not in _STOP} == \
@@ -256,7 +278,7 @@ class MeaningDecider:
             o = read(old.text)
             have = {_stem(x.casefold()) for x in o.words}
             cost: tuple[int, int] | None = None
-            if o.about_user:
+            if self._about_user(old, o):
                 if shared := (wanted & have) - self._framing:  # "live" alone does not name "lives in Porto"
                     cost = (-len(shared), len(have - wanted))
                 elif label is not None and label.split(":")[0] in SINGLE_VALUED and self.label(old) == label:

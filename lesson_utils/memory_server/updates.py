@@ -14,7 +14,10 @@ be swapped and two deciders can be compared on the same pairs (``evaluation/pair
         def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]: ...
 
 * a :class:`Fact` is the stored text ("Alex lives in Lyon.") and its unit embedding vector — the one
-  the store computed anyway, so deciding costs no extra model call;
+  the store computed anyway — and, when the caller embedded it in the same batch, the vector of
+  :func:`masked` text ("Alex lives in X."): a value pulls a fact towards examples with a similar
+  value ("partner is Henrike" towards "name is Henrik"), its masked twin reads the attribute's
+  wording alone. Deciding makes no model call of its own;
 * :meth:`~UpdateDecider.attribute` names the single-valued attribute a fact about the user fills
   (``home``, ``name``, ``age``, ``employer``, ``job``, ``partner``, ``car``, ``favourite:<kind>``,
   ``schedule``), or ``None``; the store keeps it as the row's ``slot`` and looks candidates up by it;
@@ -49,7 +52,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["DECIDERS", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "verdict"]
+__all__ = ["DECIDERS", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "masked",
+           "verdict"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
 DECIDERS = ("meaning", "model")
@@ -57,10 +61,23 @@ DECIDERS = ("meaning", "model")
 
 @dataclass(frozen=True)
 class Fact:
-    """A fact as the store holds it: its text and its unit-length embedding vector."""
+    """A fact as the store holds it: its text, its unit-length embedding vector and (optional) the
+    vector of its :func:`masked` text."""
 
     text: str
     vector: np.ndarray
+    frame: np.ndarray | None = None
+
+
+#: A value: an e-mail address, a number ("07700 900412", "6:30"), or capitalised words inside a sentence
+#: ("Pennant Logistics", "Marrow & Finch") — not its first word, not "I".
+_VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d(?:[\d\s\-:.]*\d)?"
+                    r"|(?<=[\w,;] )(?!The\b|I\b)[A-Z][\w'\-]*(?:(?: (?:&|and|of|de|la|van|von))* [A-Z][\w'\-]*)*")
+
+
+def masked(text: str) -> str:
+    """``text`` with its values replaced by one placeholder: what the fact says, not which value."""
+    return _VALUE.sub("X", text)
 
 
 class Verdict(str, Enum):
@@ -102,7 +119,7 @@ _CEASED = re.compile(
     rf"(?:has |have )?(?:stop(?:ped|s)|quits?|ceased to)|{LEAVING})\b", re.IGNORECASE)
 #: "quit the mill and signed on with a brewery" is a change, not a withdrawal: a clause follows.
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now|then|later|(?:\w+ed|became|bought|got|took|went|began|is|are|am))\b"
-                      r"|;", re.IGNORECASE)
+                      r"|;|,\s*(?:now|it's|it is|the user|they're|they are)\b", re.IGNORECASE)
 
 
 def is_withdrawal(text: str) -> bool:
@@ -137,5 +154,5 @@ def verdict(old: str, new: str, *, decider: UpdateDecider | None = None) -> Verd
 
     embedder = default_embedder()
     decider = decider if decider is not None else make_decider("meaning", embedder.embed, key=embedder.model)
-    old_vector, new_vector = embedder.embed([old, new])
-    return decider.decide(Fact(new, new_vector), [Fact(old, old_vector)])[0]
+    old_vector, new_vector, old_frame, new_frame = embedder.embed([old, new, masked(old), masked(new)])
+    return decider.decide(Fact(new, new_vector, new_frame), [Fact(old, old_vector, old_frame)])[0]
