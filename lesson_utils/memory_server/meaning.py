@@ -47,11 +47,15 @@ from .updates import LEAVING, Fact, Verdict, is_withdrawal, masked
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
 
 EXEMPLARS = Path(__file__).with_name("data") / "update_exemplars.txt"
-SINGLE_VALUED = frozenset("home name age employer job partner car phone email favourite schedule".split())
+SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
 #: How many nearest examples vote, how fast a vote fades with distance from the nearest one, and
 #: how close the nearest must be for any attribute at all. (A name as the subject, "Noor's job is …",
 #: pulls every similarity down: the examples all say "the user", as the distiller mostly does.)
 NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, 0.35
+#: Masked twins of two labels' examples this similar are the same wording: neither votes by wording.
+TWIN_CLASH = 0.925
+#: How much a label keeps when one reading gives it nothing (the product of the two readings' shares).
+AGREEMENT = 0.05
 _EXAMPLES: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
 _WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
@@ -77,7 +81,8 @@ _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
 _PARTNERS = frozenset("wife husband partner girlfriend boyfriend fiance fiancé fiancée spouse".split())
 _RELATION = (r"(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|children|kids?|wife|husband|"
              r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friends?|colleagues?|boss|manager|neighbou?r|cousin|"
-             r"aunt|uncle|niece|nephew|grand\w+|flatmate|roommate|housemate|dog|cat|puppy|kitten|pet|horse|rabbit)")
+             r"aunt|uncle|niece|nephew|grand\w+|flatmate|roommate|housemate|dog|cat|puppy|kitten|pet|horse|rabbit|"
+             r"shop|business|office)")
 _OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?((?:ex-)?{_RELATION})\b", re.I)
 # "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
 _LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)[A-Z][^,;]{0,40},\s+(?=\S)")
@@ -168,7 +173,11 @@ class MeaningDecider:
             return None
         if self._key not in _EXAMPLES:
             both = np.asarray(self._embed(self._texts + [masked(t) for t in self._texts]), dtype=np.float32)
-            _EXAMPLES[self._key] = both[: len(self._texts)], both[len(self._texts):]
+            full, twins = both[: len(self._texts)], both[len(self._texts):]
+            # a masked twin another label also has ("works in X": a city, "works at X": a firm) tells nothing
+            labels = np.array(self.labels)
+            clash = ((twins @ twins.T > TWIN_CLASH) & (labels[:, None] != labels[None, :])).any(axis=1)
+            _EXAMPLES[self._key] = full, np.where(clash[:, None], 0.0, twins).astype(np.float32)
         return _EXAMPLES[self._key]
 
     def label(self, fact: Fact) -> str | None:
@@ -189,7 +198,7 @@ class MeaningDecider:
             return None
         # "prefers tea" and "likes tea" differ in one word, not in topic: that word picks the family
         family = self._favourite == bool(_PREFERENCE.search(fact.text))
-        votes: Counter[str] = Counter()
+        polls = []
         for matrix, vector in zip(examples, (fact.vector, fact.frame), strict=True):
             if vector is None:
                 continue
@@ -199,8 +208,13 @@ class MeaningDecider:
                 continue
             # the nearest examples decide; a big label's many far ones do not outvote them
             weights = np.exp((sims[nearest] - sims[nearest[0]]) / SHARPNESS)
+            poll: Counter[str] = Counter()
             for i, weight in zip(nearest, weights / weights.sum(), strict=True):
-                votes[self.labels[i]] += float(weight)
+                poll[self.labels[i]] += float(weight)
+            polls.append(poll)
+        # both readings must agree: a label only the value pulls towards ("logistics") loses to one both back
+        votes = {label: float(np.prod([poll[label] + AGREEMENT for poll in polls]))
+                 for label in set().union(*polls)}
         return max(votes, key=votes.__getitem__) if votes else None
 
     def attribute(self, fact: Fact) -> str | None:
@@ -229,8 +243,8 @@ class MeaningDecider:
 
     def _activity(self, reading: Reading) -> set[str]:
         frame = self.frames.get("schedule", frozenset())
-        return {_stem(w.casefold()) for w in reading.words
-                if w.casefold() not in _STOP | _TIME | frame and not w[:1].isdigit()}
+        return _roots(frozenset(w.casefold() for w in reading.words
+                                if w.casefold() not in _STOP | _TIME | frame and not w[:1].isdigit()))
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
         n = read(new.text)
