@@ -115,9 +115,8 @@ class MemoryService:
             categories=classify.categorize(text) if infer else [],
             infer=infer,
         )
-        # with the update checks, the masked text goes in the same batch (updates.masked: the attribute's wording)
-        vectors = self.embedder.embed([memory.content, masked(memory.content)] if infer else [memory.content])
-        written = self._write(memory, vectors[0], check_updates=infer, frame=vectors[1] if infer else None)
+        [(vector, frame)] = self._embed([memory.content], twins=infer)
+        written = self._write(memory, vector, check_updates=infer, frame=frame)
         record = written.record
         if record is None:  # a withdrawal ("Alex no longer …"): nothing was created
             return _drop_none({"content": text, "state": "active", "created_at": iso(time.time()),
@@ -127,6 +126,13 @@ class MemoryService:
             "event": written.event, "app_name": record.app_name,
             "metadata": json.dumps(record.metadata) if record.metadata is not None else None,
         })
+
+    def _embed(self, texts: list[str], *, twins: bool = True) -> list[tuple[np.ndarray, np.ndarray | None]]:
+        """Each text's vector and (for the update checks) its ``updates.masked`` twin's, in one batch;
+        a text with no value to mask is its own twin."""
+        pending = [t for t in dict.fromkeys(masked(t) for t in texts) if t not in texts] if twins else []
+        vectors = dict(zip(texts + pending, self.embedder.embed(texts + pending), strict=True))
+        return [(vectors[t], vectors[masked(t)] if twins else None) for t in texts]
 
     def _write(self, memory: NewMemory, vector: np.ndarray, *, check_updates: bool = True, forget: bool = False,
                frame: np.ndarray | None = None) -> Written:
@@ -150,9 +156,8 @@ class MemoryService:
         if not facts:
             return {"no_facts_extracted": True}
         texts = [fact.text for fact in facts]
-        vectors = self.embedder.embed(texts + [masked(t) for t in texts])  # one batch: facts, then masked twins
         results = []
-        for fact, vector, frame in zip(facts, vectors[: len(facts)], vectors[len(facts):], strict=True):
+        for fact, (vector, frame) in zip(facts, self._embed(texts), strict=True):
             attributes: dict[str, Any] = {"source_turn_uuids": fact.source_uuids, "origin": "conversation"}
             if is_agent:
                 attributes["is_agent_memory"] = True
