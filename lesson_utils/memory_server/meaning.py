@@ -276,8 +276,8 @@ class MeaningDecider:
         (na, ns), (oa, os) = self.values(n, label), self.values(o, label)
         if na and na <= oa and not n.departed:
             return Verdict.SAME
-        if ns and os:
-            return Verdict.SUPERSEDES if ns - os and os - ns else Verdict.UNRELATED
+        if ns and os:  # the distiller writes the user by their name: "Fenella now goes by Rosalind" renames
+            return Verdict.SUPERSEDES if ns - os and (os - ns or label == "name") else Verdict.UNRELATED
         return Verdict.SUPERSEDES if na - oa and oa - na else Verdict.UNRELATED
 
     def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]:
