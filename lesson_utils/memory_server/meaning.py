@@ -78,9 +78,9 @@ _DEPARTURE = re.compile(
     r"|\bprefer\w*\s.+?\b(?:over|rather than|instead of|to)\s+(?P<rejected>.+?)(?=\s+(?:and|but)\b|[,;]|$)"
     r"|^(?P<before>.+?)\s+but\s+(?:now|these days|nowadays)\b", re.IGNORECASE)
 _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
-_PARTNERS = frozenset("wife husband partner girlfriend boyfriend fiance fiancé fiancée spouse".split())
-_RELATION = (r"(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|children|kids?|wife|husband|"
-             r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friends?|colleagues?|boss|manager|neighbou?r|cousin|"
+_PARTNER = r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse"
+_RELATION = (rf"(?:{_PARTNER}|brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|children|kids?|"
+             r"friends?|colleagues?|boss|manager|neighbou?r|cousin|"
              r"aunt|uncle|niece|nephew|grand\w+|flatmate|roommate|housemate|dog|cat|puppy|kitten|pet|horse|rabbit|"
              r"shop|business|office)")
 _OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?((?:ex-)?{_RELATION})\b", re.I)
@@ -140,14 +140,14 @@ def read(text: str) -> Reading:
     departed: set[str] = set()
     for hit in _DEPARTURE.finditer(line):
         departed |= {_number(w.casefold()) for w in _WORD.findall(next((g for g in hit.groups() if g), ""))}
-    kind = _KIND.search(line)
+    named = _KIND.search(line)
     # the sign is the main clause's: "not pulling shots any more, the user is a roaster" is positive
     clauses = re.split(r"[,;:]|\s[-–—]\s", line)
     main = next((c for c in clauses if re.search(r"\b(?:the user|they)\b", c, re.IGNORECASE)), clauses[0])
     negated = bool(_NEGATED.search(main)) and not departed
-    return Reading(tuple(w.removesuffix("'s") for w in words), other.group(1).casefold() if other else None, negated, bool(_ADDITIVE.search(line)),
-                   frozenset(departed - _STOP), _KIND_SYNONYMS.get(k := kind.group(1).casefold(), k)
-                   if kind and kind.group(1).casefold() not in _STOP else None)
+    kind = named.group(1).casefold() if named and named.group(1).casefold() not in _STOP else None
+    return Reading(tuple(w.removesuffix("'s") for w in words), other.group(1).casefold() if other else None, negated,
+                   bool(_ADDITIVE.search(line)), frozenset(departed - _STOP), _KIND_SYNONYMS.get(kind or "", kind))
 
 
 class MeaningDecider:
@@ -208,12 +208,12 @@ class MeaningDecider:
                 continue
             # the nearest examples decide; a big label's many far ones do not outvote them
             weights = np.exp((sims[nearest] - sims[nearest[0]]) / SHARPNESS)
-            poll: Counter[str] = Counter()
+            poll: dict[str, float] = {}
             for i, weight in zip(nearest, weights / weights.sum(), strict=True):
-                poll[self.labels[i]] += float(weight)
+                poll[self.labels[i]] = poll.get(self.labels[i], 0.0) + float(weight)
             polls.append(poll)
         # both readings must agree: a label only the value pulls towards ("logistics") loses to one both back
-        votes = {label: float(np.prod([poll[label] + AGREEMENT for poll in polls]))
+        votes = {label: float(np.prod([poll.get(label, 0.0) + AGREEMENT for poll in polls]))
                  for label in set().union(*polls)}
         return max(votes, key=votes.__getitem__) if votes else None
 
@@ -224,7 +224,8 @@ class MeaningDecider:
 
     def _about_user(self, fact: Fact, reading: Reading) -> bool:
         """The user's, or about the user's partner when that is what it says ("the user's new partner, Ana, …")."""
-        return reading.relation is None or (reading.relation in _PARTNERS and self.label(fact) == "partner")
+        return reading.relation is None or (re.fullmatch(_PARTNER, reading.relation) is not None
+                                            and self.label(fact) == "partner")
 
     def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:
         """(all value words, the proper nouns and numbers among them) of a fact read under ``label``."""
@@ -268,8 +269,7 @@ class MeaningDecider:
                 {_stem(w.casefold()) for w in o.words if w.casefold() not in _STOP}
             return Verdict.SUPERSEDES if same_words else Verdict.UNRELATED
         label = self.label(new)  # the old one's label only when it can matter: it costs a product
-        if (label is None or label.split(":")[0] not in SINGLE_VALUED or n.negated or n.additive
-                or (n.kind and o.kind and n.kind != o.kind) or label != self.label(old)):
+        if label is None or label.split(":")[0] not in SINGLE_VALUED or n.negated or n.additive or label != self.label(old):
             return Verdict.UNRELATED
         if label == "schedule" and not self._activity(n) & self._activity(o):
             return Verdict.UNRELATED  # another activity's day
