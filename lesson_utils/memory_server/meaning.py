@@ -1,31 +1,42 @@
 """The offline update decider: same attribute by meaning, then a different value.
 
-The server has already embedded every fact, so deciding "same attribute, new value" costs one small
-matrix product, not a model call:
+The server has already embedded every fact (and its masked twin, in the same batch), so deciding
+"same attribute, new value" costs two small matrix products, not a model call:
 
-1. **Attribute** — the fact's vector is compared with a few hundred labelled example facts
-   (``data/update_exemplars.txt``, embedded once per embedding model); the nearest ones vote. Single-valued
-   families are home, name, age, employer, job, partner, car, favourite (one per kind: colour, film,
-   drink …) and schedule (one per activity). The other labels (likes, pets, languages, trips, where
-   one grew up, other people …) are there so that near misses land on them and fill no slot.
+1. **Attribute** — a fact is compared with a few hundred labelled example facts
+   (``data/update_exemplars.txt``, embedded once per embedding model) twice: by its own vector and by
+   its masked twin's (``updates.masked``: "The user's partner is X.", embedded in the fact's batch).
+   The nearest examples vote in each reading, and the label both readings back wins (the product of
+   their shares): a value pulls its own reading towards examples with a similar value ("partner is
+   Mariana" towards "name is Marian", "works for Northgate Logistics" towards "the logistics team"),
+   the masked one reads the wording alone, and masked wording two labels share ("works at X" and
+   "works in X") does not vote. Single-valued families are home, name, surname, age, employer, job,
+   partner, car, phone, email, favourite (one per kind: a kind the fact names, "favourite podcast",
+   is its label) and schedule (one per activity). The other labels (likes, pets, languages, trips,
+   where one grew up, a landline …) are there so that near misses land on them and fill no slot.
 2. **Value** — the words of a fact that are not its attribute's wording: the words the examples of
    that attribute share are its frame ("lives", "moved", "favourite", "colour"), the rest are the
    value. Proper nouns and numbers count first ("34th" is 34). Two facts of one single-valued
    attribute conflict when each has a value the other lacks; the same value again is ``SAME``; a
-   value plus detail ("my flat in Porto has a balcony") is neither, and both stay.
+   value plus detail ("my flat in Porto has a balcony") is neither, and both stay. A name beside the
+   user's old name renames them ("Katherine now goes by Kit": the distiller writes the user by name).
 
 Rules stay only where a rule is the simplest correct tool:
 
 * **subject** — a fact about someone else ("Alex's brother lives in Oslo", "the user's dog is called
-  Rolo") never supersedes the user's; "the user's partner is Sam" is the user's partner;
+  Rolo", "the user's shop moved to Rye") never supersedes the user's; a fact about the user's
+  partner that the examples read as the partner attribute ("the user's new partner, Ana, …") is the user's;
 * **departure** — the verbs of leaving (``updates.LEAVING``: "sold", "quit", "left", "moved out of",
-  "broke up with" …), of exchange ("traded in", "replaced" …), and "X but now Y": what was left is replaced whatever its attribute,
-  so "sold my Corolla and bought a Tesla" replaces the Corolla while two cars said plainly stay;
+  "broke up with" …), of exchange ("traded in", "replaced", "overtaken", "knocked … off", "switched …
+  from X to Y") and "X but now Y": what was left is replaced whatever its attribute (matched by the
+  words' first letters: "carpentry" names "carpenter"), so "sold my Corolla and bought a Tesla"
+  replaces the Corolla while two cars said plainly stay;
 * **additive words** ("also", "too", "as well", "another") add, never replace;
 * **preference words** ("favourite", "prefers", "go-to", "of choice" …) make a fact a favourite of one
   kind, their absence a like of many: "prefers tea" and "likes tea" differ in that word, not in topic;
 * **polarity** — "likes tea" and "does not like tea" (or a stored "no longer …") are the same words
-  with the sign flipped: the newer wins;
+  with the sign flipped: the newer wins. The sign is the main clause's (the one naming the user):
+  "not teaching any more, the user is a librarian" states a new job;
 * **withdrawal** (``updates.is_withdrawal``) — takes back the stored facts whose words it names,
   or the facts of the attribute it names ("forget my address").
 """
@@ -104,7 +115,7 @@ def _stem(word: str) -> str:
 
 
 def _roots(words: frozenset[str]) -> set[str]:
-    """Words by their first letters after stemming: "stenography" names "stenographer", "smoking" "smokes"."""
+    """Words by their first letters after stemming: "carpentry" names "carpenter", "smoking" "smokes"."""
     return {_stem(w)[:6] for w in words}
 
 
@@ -141,7 +152,7 @@ def read(text: str) -> Reading:
     for hit in _DEPARTURE.finditer(line):
         departed |= {_number(w.casefold()) for w in _WORD.findall(next((g for g in hit.groups() if g), ""))}
     named = _KIND.search(line)
-    # the sign is the main clause's: "not pulling shots any more, the user is a roaster" is positive
+    # the sign is the main clause's: "not teaching any more, the user is a librarian" is positive
     clauses = re.split(r"[,;:]|\s[-–—]\s", line)
     main = next((c for c in clauses if re.search(r"\b(?:the user|they)\b", c, re.IGNORECASE)), clauses[0])
     negated = bool(_NEGATED.search(main)) and not departed
@@ -276,7 +287,7 @@ class MeaningDecider:
         (na, ns), (oa, os) = self.values(n, label), self.values(o, label)
         if na and na <= oa and not n.departed:
             return Verdict.SAME
-        if ns and os:  # the distiller writes the user by their name: "Fenella now goes by Rosalind" renames
+        if ns and os:  # the distiller writes the user by their name: "Katherine now goes by Kit" renames
             return Verdict.SUPERSEDES if ns - os and (os - ns or label == "name") else Verdict.UNRELATED
         return Verdict.SUPERSEDES if na - oa and oa - na else Verdict.UNRELATED
 

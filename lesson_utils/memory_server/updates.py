@@ -16,11 +16,11 @@ be swapped and two deciders can be compared on the same pairs (``evaluation/pair
 * a :class:`Fact` is the stored text ("Alex lives in Lyon.") and its unit embedding vector — the one
   the store computed anyway — and, when the caller embedded it in the same batch, the vector of
   :func:`masked` text ("Alex lives in X."): a value pulls a fact towards examples with a similar
-  value ("partner is Henrike" towards "name is Henrik"), its masked twin reads the attribute's
+  value ("partner is Mariana" towards "name is Marian"), its masked twin reads the attribute's
   wording alone. Deciding makes no model call of its own;
 * :meth:`~UpdateDecider.attribute` names the single-valued attribute a fact about the user fills
-  (``home``, ``name``, ``age``, ``employer``, ``job``, ``partner``, ``car``, ``favourite:<kind>``,
-  ``schedule``), or ``None``; the store keeps it as the row's ``slot`` and looks candidates up by it;
+  (``home``, ``name``, ``surname``, ``age``, ``employer``, ``job``, ``partner``, ``car``, ``phone``,
+  ``email``, ``favourite:<kind>``, ``schedule``), or ``None``; the store keeps it as the row's ``slot`` and looks candidates up by it;
 * :meth:`~UpdateDecider.decide` gives one :class:`Verdict` per stored candidate: ``SAME`` (the new
   fact says nothing new: a duplicate), ``SUPERSEDES`` (the stored one stops being current) or
   ``UNRELATED`` (both stay);
@@ -30,7 +30,8 @@ be swapped and two deciders can be compared on the same pairs (``evaluation/pair
 Whether a text *is* a withdrawal is read the same for every decider (:func:`is_withdrawal`): "no
 longer", "not … any more" ending a clause, or a verb of leaving (:data:`LEAVING`: "gave up", "cut
 out", "stepped down from" …) with no arrival after it. The same verbs with an arrival are a change
-("quit the mill and joined a brewery"), which ``meaning.py`` reads as a departure. Two deciders exist:
+("quit the mill and joined a brewery", "left the mill, now with a brewery"), which ``meaning.py``
+reads as a departure. Two deciders exist:
 
 * ``"meaning"`` (the default, offline): :class:`~lesson_utils.memory_server.meaning.MeaningDecider`
   classifies a fact's attribute by its nearest labelled examples in embedding space, then compares
@@ -70,7 +71,7 @@ class Fact:
 
 
 #: A value: an e-mail address, a number ("07700 900412", "6:30"), or capitalised words inside a sentence
-#: ("Pennant Logistics", "Marrow & Finch") — not its first word, not "I".
+#: ("Northgate Logistics", "Dean & Lowe") — not its first word, not "The" or "I".
 _VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d(?:[\d\s\-:.]*\d)?"
                     r"|(?<=[\w,;] )(?!The\b|I\b)[A-Z][\w'\-]*(?:(?: (?:&|and|of|de|la|van|von))* [A-Z][\w'\-]*)*")
 
