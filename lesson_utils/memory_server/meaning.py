@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from .updates import LEAVING, Fact, Verdict, is_withdrawal, masked
+from .updates import LEAVING, Fact, Verdict, is_withdrawal, masked, named_subject
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
 
@@ -97,7 +97,6 @@ _RELATION = (rf"(?:{_PARTNER}|brother|sister|mother|father|mum|mom|dad|parents?|
 _OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?((?:ex-)?{_RELATION})\b", re.I)
 # "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
 _LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)[A-Z][^,;]{0,40},\s+(?=\S)")
-_NAME_SUBJECT = re.compile(r"^([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
 #: The words that make a fact a favourite (one per kind) rather than a like (many at once).
 _PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b",
                          re.IGNORECASE)
@@ -144,9 +143,7 @@ def read(text: str) -> Reading:
     other = _OTHER_PERSON.match(line)
     line = re.sub(r"n't\b", " not", line)
     words = _WORD.findall(_NEGATED.sub(" ", line))
-    name = _NAME_SUBJECT.match(line)
-    later_subject = re.search(r"\b(?:the user|their|they|[A-Z][\w\-]*'s)\b", line[name.end():] if name else "")
-    if name and words and words[0].removesuffix("'s") == name.group(1) and not later_subject and name.group(1) != "The":
+    if words and words[0].removesuffix("'s") == named_subject(line):
         words = words[1:]  # "Alex lives in Lyon": the user's name is the subject, not a value
     departed: set[str] = set()
     for hit in _DEPARTURE.finditer(line):

@@ -54,7 +54,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 __all__ = ["DECIDERS", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "masked",
-           "verdict"]
+           "named_subject", "verdict"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
 DECIDERS = ("meaning", "model")
@@ -76,9 +76,22 @@ _VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d(?:[\d\s\-:.]*\d)?"
                     r"|(?<=[\w,;] )(?!The\b|I\b)[A-Z][\w'\-]*(?:(?: (?:&|and|of|de|la|van|von))* [A-Z][\w'\-]*)*")
 
 
+_NAME_SUBJECT = re.compile(r"^(?!The\b)([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
+
+
+def named_subject(text: str) -> str | None:
+    """The name a fact opens with as its subject ("Alex lives in Lyon": the distiller writes the user by
+    name), not a value that opens it ("Lilac has become the user's favourite colour")."""
+    name = _NAME_SUBJECT.match(text)
+    later = name and re.search(r"\b(?:the user|their|they|them|[A-Z][\w\-]*'s)\b", text[name.end():], re.IGNORECASE)
+    return name.group(1) if name and not later else None
+
+
 def masked(text: str) -> str:
-    """``text`` with its values replaced by one placeholder: what the fact says, not which value."""
-    return _VALUE.sub("X", text)
+    """``text`` with its values replaced by one placeholder, and the user as "The user": what the fact
+    says, not which value or whose name."""
+    name = named_subject(text)
+    return _VALUE.sub("X", "The user" + text[len(name):] if name else text)
 
 
 class Verdict(str, Enum):
