@@ -60,9 +60,10 @@ __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
 EXEMPLARS = Path(__file__).with_name("data") / "update_exemplars.txt"
 SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
 #: How many nearest examples vote, how fast a vote fades with distance from the nearest one, and
-#: how close the nearest must be for any attribute at all. (A name as the subject, "Noor's job is …",
-#: pulls every similarity down: the examples all say "the user", as the distiller mostly does.)
-NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, 0.35
+#: how close the nearest must be for any attribute at all, in the fact's own reading and in its masked
+#: twin's (a name as the subject, "Noor's job is …", pulls the first down: the examples all say "the
+#: user", as the distiller mostly does; twins, all "X", are closer to everything).
+NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, (0.35, 0.5)
 #: Masked twins of two labels' examples this similar are the same wording: neither votes by wording.
 TWIN_CLASH = 0.925
 #: How much a label keeps when one reading gives it nothing (the product of the two readings' shares).
@@ -207,12 +208,12 @@ class MeaningDecider:
         # "prefers tea" and "likes tea" differ in one word, not in topic: that word picks the family
         family = self._favourite == bool(_PREFERENCE.search(fact.text))
         polls = []
-        for matrix, vector in zip(examples, (fact.vector, fact.frame), strict=True):
+        for matrix, vector, least in zip(examples, (fact.vector, fact.frame), MIN_SIMILARITY, strict=True):
             if vector is None:
                 continue
             sims = np.where(family, matrix @ np.asarray(vector, dtype=np.float32), -1.0)
             nearest = np.argsort(-sims)[:NEIGHBOURS]
-            if sims[nearest[0]] < MIN_SIMILARITY:
+            if sims[nearest[0]] < least:
                 continue
             # the nearest examples decide; a big label's many far ones do not outvote them
             weights = np.exp((sims[nearest] - sims[nearest[0]]) / SHARPNESS)

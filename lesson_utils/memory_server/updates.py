@@ -88,8 +88,8 @@ def named_subject(text: str) -> str | None:
 
 
 def masked(text: str) -> str:
-    """``text`` with its values replaced by one placeholder, and the user as "The user": what the fact
-    says, not which value or whose name."""
+    """``text`` with its values replaced by one placeholder, and a name as its subject by "The user" (as
+    the examples say): what the fact says, not which value or whose name."""
     name = named_subject(text)
     return _VALUE.sub("X", "The user" + text[len(name):] if name else text)
 
