@@ -71,9 +71,11 @@ class Fact:
 
 
 #: A value: an e-mail address, a number ("07700 900412", "6:30"), or capitalised words inside a sentence
-#: ("Northgate Logistics", "Dean & Lowe") — not its first word, not "The" or "I".
+#: ("Northgate Logistics", "Dean & Lowe") — not its first word, not "The" or "I", not a day or a month
+#: (a time is a schedule's value, but also what tells a schedule from a home: "ships on Fridays").
 _VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d(?:[\d\s\-:.]*\d)?"
-                    r"|(?<=[\w,;] )(?!The\b|I\b)[A-Z][\w'\-]*(?:(?: (?:&|and|of|de|la|van|von))* [A-Z][\w'\-]*)*")
+                    r"|(?<=[\w,;] )(?!The\b|I\b|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|(?:January|February|March|"
+                    r"April|May|June|July|August|September|October|November|December)\b)[A-Z][\w'\-]*(?:(?: (?:&|and|of|de|la|van|von))* [A-Z][\w'\-]*)*")
 
 
 _NAME_SUBJECT = re.compile(r"^(?!The\b)([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
