@@ -95,7 +95,12 @@ _RELATION = (rf"(?:{_PARTNER}|brother|sister|mother|father|mum|mom|dad|parents?|
              r"friends?|colleagues?|boss|manager|neighbou?r|cousin|"
              r"aunt|uncle|niece|nephew|grand\w+|flatmate|roommate|housemate|dog|cat|puppy|kitten|pet|horse|rabbit|"
              r"shop|business|office)")
-_OTHER_PERSON = re.compile(rf"^(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:[\w\-]+\s+){{0,2}}?((?:ex-)?{_RELATION})\b", re.I)
+# someone else: a relation ("the user's brother", "Ines's dog"), a person named after one ("the user's old
+# schoolmate Ivy"), or a person from the user's circle ("Ivy from the user's choir")
+_NOUN = r"(?!(?:is|was|are|has|had|called|named|now|in|at|on|to|of|for|with|by|from|a|an|the)\b)[a-z\-]+\s+"
+_OTHER_PERSON = re.compile(rf"^(?:(?i:the user's|their|my)|[A-Z][\w\-]*'s?)\s+(?:(?:[\w\-]+\s+){{0,2}}?(?i:ex-)?"
+                           rf"(?i:{_RELATION})\b|(?:{_NOUN})?{_NOUN}(?=[A-Z][a-z]))"
+                           r"|^[A-Z][\w\-]*\s+(?:from|at)\s+(?i:the user's|their)\b")
 # "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
 _LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)[A-Z][^,;]{0,40},\s+(?=\S)")
 #: The words that make a fact a favourite (one per kind) rather than a like (many at once).
@@ -155,7 +160,7 @@ def read(text: str) -> Reading:
     main = next((c for c in clauses if re.search(r"\b(?:the user|they)\b", c, re.IGNORECASE)), clauses[0])
     negated = bool(_NEGATED.search(main)) and not departed
     kind = named.group(1).casefold() if named and named.group(1).casefold() not in _STOP else None
-    return Reading(tuple(w.removesuffix("'s") for w in words), other.group(1).casefold() if other else None, negated,
+    return Reading(tuple(w.removesuffix("'s") for w in words), other.group(0).casefold() if other else None, negated,
                    bool(_ADDITIVE.search(line)), frozenset(departed - _STOP), _KIND_SYNONYMS.get(kind or "", kind))
 
 
@@ -233,8 +238,8 @@ class MeaningDecider:
 
     def _about_user(self, fact: Fact, reading: Reading) -> bool:
         """The user's, or about the user's partner when that is what it says ("the user's new partner, Ana, …")."""
-        return reading.relation is None or (re.fullmatch(_PARTNER, reading.relation) is not None
-                                            and self.label(fact) == "partner")
+        return reading.relation is None or (re.search(rf"\b(?:{_PARTNER})\b", reading.relation) is not None
+                                            and "ex-" not in reading.relation and self.label(fact) == "partner")
 
     def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:
         """(all value words, the proper nouns and numbers among them) of a fact read under ``label``."""
