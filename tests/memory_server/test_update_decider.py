@@ -294,6 +294,9 @@ def test_a_new_value_however_it_is_told_supersedes(decider, fact, old, new):
         ("The user lives in Oslo.", "The user's shop has moved to Bergen."),
         ("The user has a cat.", "The user got a dog."),
         ("The user likes tea.", "The user likes coffee."),
+        ("The user drives a Fiat.", "The user's old bandmate Bo drives a Volvo."),     # a person named after "the user's"
+        ("The user lives in Bergen.", "Ivy from the user's choir lives in Oslo."),     # someone from the user's circle
+        ("The user works at Brightwater.", "The user scrubbed the oven this afternoon."),  # small talk fills no slot
     ],
 )
 def test_near_misses_stay_apart(decider, fact, old, new):
