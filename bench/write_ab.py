@@ -6,8 +6,8 @@
 Each checkout's ``lesson_utils/memory_server`` (code and data) is copied into a throwaway package, so
 only the store differs; both get the same memories (1k and 10k, the bench's synthetic data) and the
 bench's ``write_cost``, three rounds alternating which goes first (the first round also warms up).
-This checkout's store is given its update decider as ``build_service`` wires it (the copy cannot
-reach the package's default embedder). Prints medians per checkout and the ratio this/other.
+Each store is given its update decider as ``build_service`` wires it (the copy cannot reach the
+package's default embedder). Prints medians per checkout and the ratio this/other.
 """
 
 from __future__ import annotations
@@ -46,9 +46,10 @@ def main() -> int:
     spec.loader.exec_module(bench)
     embedder = bench.default_embedder()
     other, this = _package(args.other, "store_other", tmp), _package(ROOT, "store_this", tmp)
-    updates = importlib.import_module("store_this.updates")
-    stores = {"other": other.MemoryStore, "this": functools.partial(
-        this.MemoryStore, decider=updates.make_decider("meaning", embedder.embed, key=embedder.model))}
+    # each store gets its update decider as ``build_service`` wires it (a copy cannot reach the package's embedder)
+    stores = {name: functools.partial(module.MemoryStore, decider=importlib.import_module(f"store_{name}.updates")
+                                      .make_decider("meaning", embedder.embed, key=embedder.model))
+              for name, module in (("other", other), ("this", this))}
     pool = embedder.embed([bench.synthetic_text(i, random.Random(11)) for i in range(400)])
     results: dict[str, list] = {name: [] for name in stores}
     for size in (1000, 10000):
