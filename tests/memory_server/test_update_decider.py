@@ -336,3 +336,17 @@ def test_the_service_embeds_each_fact_with_its_twin_in_one_batch(embedder):
     body = service.from_conversation("u", request)
     assert [len(b) for b in batches] == [2, 2] and "X" in batches[-1][1]
     assert body["results"][0]["event"] == "SUPERSEDE"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The user binged the first season of Night Ferry.",               # a title: its twin has an X too
+        "The user took a phone call about the Marlow Textiles order.",    # a client's name in passing
+        "The user keeps forgetting.",                                     # a remark with no value at all
+        "The user cannot wait.",
+    ],
+)
+def test_a_passing_mention_or_a_bare_remark_fills_no_attribute(decider, fact, text):
+    """Near misses carry values as facts do, so a masked twin with an X is not drawn to the attributes alone."""
+    assert decider.attribute(fact(text)) is None
