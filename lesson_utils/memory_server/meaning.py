@@ -26,8 +26,10 @@ The server has already embedded every fact (and its masked twin, in the same bat
 Rules stay only where a rule is the simplest correct tool:
 
 * **subject** — a fact about someone else ("Alex's brother lives in Oslo", "the user's dog is called
-  Rolo", "the user's shop moved to Rye") never supersedes the user's; a fact about the user's
-  partner that the examples read as the partner attribute ("the user's new partner, Ana, …") is the user's;
+  Rolo", "the user's shop moved to Rye") never supersedes the user's. The possessive chain is read by
+  ``subject.py``, as search reads it: "the user's partner's mum" is the mum's. A fact about the user's
+  partner alone that the examples read as the partner attribute ("the user's new partner, Ana, …",
+  "the user's partner's name is Ana") is the user's;
 * **not current** (``timeframe.not_current``: "years ago", "as a child", "back in uni", "would love to",
   "if they won") — the distant past or a wish holds no current value, so it neither supersedes nor is
   superseded;
@@ -58,6 +60,7 @@ from typing import Any
 
 import numpy as np
 
+from .subject import MODIFIERS, group_member, possessed
 from .timeframe import not_current
 from .updates import LEAVING, Fact, Verdict, is_withdrawal, masked, named_subject
 
@@ -99,16 +102,12 @@ _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
 _PARTNER = r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse"
 #: People and animals in someone's life (and the user's shop or office); kin words take step-, half- and great-
 #: ("great-aunt"), and any "-mate" is someone the user shares something with ("bandmate", "roommate").
-_RELATION = (rf"(?:{_PARTNER}|(?:step|half-|great-)?(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|"
+_RELATION = re.compile(rf"(?:{_PARTNER}|(?:step|half-|great-)?(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|"
              r"child|children|kids?|aunt|uncle|niece|nephew|grand\w+)|friends?|pals?|buddy|colleagues?|boss|manager|"
              r"teacher|coach|landlord|landlady|neighbou?r|cousin|\w*mates?|dog|cat|puppy|kitten|pet|horse|rabbit|"
-             r"shop|business|office)")
-# someone else: a relation ("the user's brother", "Ines's dog"), a person named after one ("the user's old
-# schoolmate Ivy"), or a person from the user's circle ("Ivy from the user's choir")
-_NOUN = r"(?!(?:is|was|are|has|had|called|named|now|in|at|on|to|of|for|with|by|from|a|an|the)\b)[a-z\-]+\s+"
-_OTHER_PERSON = re.compile(rf"^(?:(?i:the user's|their|my)|[A-Z][\w\-]*'s?)\s+(?:(?:(?!(?i:is|are|was|were)\b)[\w\-]+\s+){{0,2}}?(?i:ex-)?"
-                           rf"(?i:{_RELATION})\b|(?:{_NOUN})?{_NOUN}(?=[A-Z][a-z]))"
-                           r"|^[A-Z][\w\-]*\s+(?:from|at)\s+(?i:the user's|their)\b")
+             r"shop|business|office)", re.IGNORECASE)
+#: Words that end a possessive's noun phrase ("the user's home is …", "the user's flat in Porto …").
+_PHRASE_END = frozenset("is are was were has had have called named in at on to of for with by from and".split())
 # "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
 _LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)[A-Z][^,;]{0,40},\s+(?=\S)")
 #: The words that make a fact a favourite (one per kind) rather than a like (many at once).
@@ -116,6 +115,28 @@ _PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|ra
                          re.IGNORECASE)
 _KIND = re.compile(r"\bfavou?rite\s+([a-z]+)", re.IGNORECASE)
 _KIND_SYNONYMS = {"movie": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food"}
+
+
+def _whose(line: str) -> str | None:
+    """Whose fact it is when not the user's, read by ``subject.py`` (search reads the subject there too): a
+    possessive chain with a relation word among a link's first words ("sister's boyfriend", "partner's mum",
+    "choir director") or a person named right after them ("the user's physio Dana"), or a member of the
+    user's circle ("Ivy from the user's choir")."""
+    links = possessed(line)
+    if links is None:
+        return group_member(line)
+    if len(links) > 1 and links[-1].casefold().startswith("name"):  # "the user's partner's name is Ana": the partner
+        links = links[:-1]
+    heads, someone = [], False
+    for link in links:
+        words = _WORD.findall(link)[:4]
+        size = next((i for i, w in enumerate(words[:3]) if w[:1].isupper() or w.casefold() in _PHRASE_END), len(words[:3]))
+        phrase = [w for w in words[:size] if w.casefold() not in MODIFIERS]
+        kin = [w for w in phrase if _RELATION.fullmatch(w.removeprefix("ex-"))]
+        named = size < min(3, len(words)) and words[size][:1].isupper() and words[size].casefold() not in _TIME
+        someone = someone or bool(kin) or bool(phrase and named and re.match(rf"{' '.join(words[:size])}\s+\w", link))
+        heads.append(kin[0] if kin else " ".join(phrase))
+    return "'s ".join(heads).casefold() if someone else None  # a lone partner word can be the user's partner
 
 
 def _stem(word: str) -> str:
@@ -155,7 +176,7 @@ class Reading:
 def read(text: str) -> Reading:
     line = " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…")
     line = _LEAD.sub("", line)
-    other = _OTHER_PERSON.match(line)
+    whose = _whose(line)
     line = re.sub(r"n't\b", " not", line)
     words = _WORD.findall(_NEGATED.sub(" ", line))
     if words and words[0].removesuffix("'s") == named_subject(line):
@@ -169,7 +190,7 @@ def read(text: str) -> Reading:
     main = next((c for c in clauses if re.search(r"\b(?:the user|they)\b", c, re.IGNORECASE)), clauses[0])
     negated = bool(_NEGATED.search(main)) and not departed
     kind = named.group(1).casefold() if named and named.group(1).casefold() not in _STOP else None
-    return Reading(tuple(w.removesuffix("'s") for w in words), other.group(0).casefold() if other else None, negated,
+    return Reading(tuple(w.removesuffix("'s") for w in words), whose, negated,
                    bool(_ADDITIVE.search(line)), frozenset(departed - _STOP), _KIND_SYNONYMS.get(kind or "", kind),
                    not_current(text))
 
@@ -249,8 +270,8 @@ class MeaningDecider:
 
     def _about_user(self, fact: Fact, reading: Reading) -> bool:
         """The user's, or about the user's partner when that is what it says ("the user's new partner, Ana, …")."""
-        return reading.relation is None or (re.search(rf"\b(?:{_PARTNER})\b", reading.relation) is not None
-                                            and "ex-" not in reading.relation and self.label(fact) == "partner")
+        return reading.relation is None or (re.fullmatch(_PARTNER, reading.relation) is not None
+                                            and self.label(fact) == "partner")
 
     def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:
         """(all value words, the proper nouns and numbers among them) of a fact read under ``label``."""

@@ -350,3 +350,34 @@ def test_the_service_embeds_each_fact_with_its_twin_in_one_batch(embedder):
 def test_a_passing_mention_or_a_bare_remark_fills_no_attribute(decider, fact, text):
     """Near misses carry values as facts do, so a masked twin with an X is not drawn to the attributes alone."""
     assert decider.attribute(fact(text)) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user's girlfriend is Noor.", "The user's girlfriend's dad is a pilot at Skyline Air."),  # the last link is whose
+        ("The user works at Brightwater.", "The user's husband's aunt is a cook at Harbour Grill."),
+        ("The user lives in Leeds.", "The user's pottery teacher lives in York."),   # a relation after another noun
+    ],
+)
+def test_a_possessive_chain_is_about_its_last_link(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user's boyfriend's name is Idris.", "The user is going out with Bram now."),  # a name names the link before it
+        ("The user's flat's in Hull.", "The user has moved to Derby."),              # "'s in": "is", not a possessive
+    ],
+)
+def test_a_name_of_the_partner_and_a_contracted_is_stay_the_users(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is Verdict.SUPERSEDES
+
+
+def test_the_subject_is_read_once_for_search_and_the_decider():
+    from lesson_utils.memory_server.subject import person_of, possessed
+
+    assert possessed("The user's cousin's dog sleeps a lot.") == ["cousin", "dog sleeps a lot."]
+    assert possessed("The user's office's in Soho.") == ["office's in Soho."]
+    assert person_of("The user's cousin's dog sleeps a lot.") == "dog"
