@@ -381,3 +381,14 @@ def test_the_subject_is_read_once_for_search_and_the_decider():
     assert possessed("The user's cousin's dog sleeps a lot.") == ["cousin", "dog sleeps a lot."]
     assert possessed("The user's office's in Soho.") == ["office's in Soho."]
     assert person_of("The user's cousin's dog sleeps a lot.") == "dog"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The user adopted a puppy and named him Rufus.",          # a pet's name is not the user's
+        "The user has now visited Oman as well, another country done.",  # a place been to is not a home
+    ],
+)
+def test_a_pets_name_or_a_place_visited_fills_no_attribute(decider, fact, text):
+    assert decider.attribute(fact(text)) is None
