@@ -15,7 +15,9 @@ The server has already embedded every fact (and its masked twin, in the same bat
    is its label) and schedule (one per activity). The other labels (likes, pets, languages, trips,
    where one grew up, a landline …) are there so that near misses land on them and fill no slot; the
    ``everyday`` label (errands, meals, plans, passing news) is the bulk of a long history: without it,
-   a fifth of a 590-memory history was read as single-valued and replaced by unrelated facts.
+   a fifth of a 590-memory history was read as single-valued and replaced by unrelated facts. Near
+   misses carry values as facts do (a guest, a show's title, a place passed through, a pet's name):
+   a twin with an X is otherwise drawn to the single-valued examples, the only ones with an X.
 2. **Value** — the words of a fact that are not its attribute's wording: the words the examples of
    that attribute share are its frame ("lives", "moved", "favourite", "colour"), the rest are the
    value. Proper nouns and numbers count first ("34th" is 34). Two facts of one single-valued
