@@ -1,37 +1,51 @@
 """The offline update decider: same attribute by meaning, then a different value.
 
-The server has already embedded every fact, so deciding "same attribute, new value" costs one small
-matrix product, not a model call:
+The server has already embedded every fact (and its masked twin, in the same batch), so deciding
+"same attribute, new value" costs two small matrix products, not a model call:
 
-1. **Attribute** — the fact's vector is compared with a few hundred labelled example facts
-   (``data/update_exemplars.txt``, embedded once per embedding model); the nearest ones vote. Single-valued
-   families are home, name, age, employer, job, partner, car, favourite (one per kind: colour, film,
-   drink …) and schedule (one per activity). The other labels (likes, pets, languages, trips, where
-   one grew up, other people …) are there so that near misses land on them and fill no slot — and
-   ``everyday`` (errands, meals, plans, passing news), the bulk of a long history: without it, a
-   fifth of a 590-memory history was read as single-valued and replaced by unrelated facts.
+1. **Attribute** — a fact is compared with a few hundred labelled example facts
+   (``data/update_exemplars.txt``, embedded once per embedding model) twice: by its own vector and by
+   its masked twin's (``updates.masked``: "The user's partner is X.", embedded in the fact's batch).
+   The nearest examples vote in each reading, and the label both readings back wins (the product of
+   their shares): a value pulls its own reading towards examples with a similar value ("partner is
+   Mariana" towards "name is Marian", "works for Northgate Logistics" towards "the logistics team"),
+   the masked one reads the wording alone, and masked wording two labels share ("works at X" and
+   "works in X") does not vote. Single-valued families are home, name, surname, age, employer, job,
+   partner, car, phone, email, favourite (one per kind: a kind the fact names, "favourite podcast",
+   is its label) and schedule (one per activity). The other labels (likes, pets, languages, trips,
+   where one grew up, a landline …) are there so that near misses land on them and fill no slot; the
+   ``everyday`` label (errands, meals, plans, passing news) is the bulk of a long history: without it,
+   a fifth of a 590-memory history was read as single-valued and replaced by unrelated facts. Near
+   misses carry values as facts do (a guest, a show's title, a place passed through, a pet's name):
+   a twin with an X is otherwise drawn to the single-valued examples, the only ones with an X.
 2. **Value** — the words of a fact that are not its attribute's wording: the words the examples of
    that attribute share are its frame ("lives", "moved", "favourite", "colour"), the rest are the
    value. Proper nouns and numbers count first ("34th" is 34). Two facts of one single-valued
    attribute conflict when each has a value the other lacks; the same value again is ``SAME``; a
-   value plus detail ("my flat in Porto has a balcony") is neither, and both stay.
+   value plus detail ("my flat in Porto has a balcony") is neither, and both stay. A name beside the
+   user's old name renames them ("Katherine now goes by Kit": the distiller writes the user by name).
 
 Rules stay only where a rule is the simplest correct tool:
 
 * **subject** — a fact about someone else ("Alex's brother lives in Oslo", "the user's dog is called
-  Rolo", "the user's old schoolmate Ava works …", "Eva from the user's choir …": ``subject.py``'s
-  group member) never supersedes the user's; "the user's partner is Sam" is the user's partner;
+  Rolo", "the user's shop moved to Rye") never supersedes the user's. The possessive chain is read by
+  ``subject.py``, as search reads it: "the user's partner's mum" is the mum's. A fact about the user's
+  partner alone that the examples read as the partner attribute ("the user's new partner, Ana, …",
+  "the user's partner's name is Ana") is the user's;
 * **not current** (``timeframe.not_current``: "years ago", "as a child", "back in uni", "would love to",
   "if they won") — the distant past or a wish holds no current value, so it neither supersedes nor is
   superseded;
 * **departure** — the verbs of leaving (``updates.LEAVING``: "sold", "quit", "left", "moved out of",
-  "broke up with" …), of exchange ("traded in", "replaced" …), and "X but now Y": what was left is replaced whatever its attribute,
-  so "sold my Corolla and bought a Tesla" replaces the Corolla while two cars said plainly stay;
+  "broke up with" …), of exchange ("traded in", "replaced", "overtaken", "knocked … off", "switched …
+  from X to Y") and "X but now Y": what was left is replaced whatever its attribute (matched by the
+  words' first letters: "carpentry" names "carpenter"), so "sold my Corolla and bought a Tesla"
+  replaces the Corolla while two cars said plainly stay;
 * **additive words** ("also", "too", "as well", "another") add, never replace;
 * **preference words** ("favourite", "prefers", "go-to", "of choice" …) make a fact a favourite of one
   kind, their absence a like of many: "prefers tea" and "likes tea" differ in that word, not in topic;
 * **polarity** — "likes tea" and "does not like tea" (or a stored "no longer …") are the same words
-  with the sign flipped: the newer wins;
+  with the sign flipped: the newer wins. The sign is the main clause's (the one naming the user):
+  "not teaching any more, the user is a librarian" states a new job;
 * **withdrawal** (``updates.is_withdrawal``) — takes back the stored facts whose words it names,
   or the facts of the attribute it names ("forget my address").
 """
@@ -48,19 +62,24 @@ from typing import Any
 
 import numpy as np
 
-from .subject import group_member
+from .subject import MODIFIERS, group_member, possessed
 from .timeframe import not_current
-from .updates import LEAVING, Fact, Verdict, is_withdrawal
+from .updates import LEAVING, Fact, Verdict, is_withdrawal, masked, named_subject
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
 
 EXEMPLARS = Path(__file__).with_name("data") / "update_exemplars.txt"
-SINGLE_VALUED = frozenset("home name age employer job partner car favourite schedule".split())
+SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
 #: How many nearest examples vote, how fast a vote fades with distance from the nearest one, and
-#: how close the nearest must be for any attribute at all. (A name as the subject, "Noor's job is …",
-#: pulls every similarity down: the examples all say "the user", as the distiller mostly does.)
-NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, 0.35
-_EXAMPLES: dict[str, np.ndarray] = {}
+#: how close the nearest must be for any attribute at all, in the fact's own reading and in its masked
+#: twin's (a name as the subject, "Noor's job is …", pulls the first down: the examples all say "the
+#: user", as the distiller mostly does; twins, all "X", are closer to everything).
+NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, (0.35, 0.5)
+#: Masked twins of two labels' examples this similar are the same wording: neither votes by wording.
+TWIN_CLASH = 0.925
+#: How much a label keeps when one reading gives it nothing (the product of the two readings' shares).
+AGREEMENT = 0.05
+_EXAMPLES: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
 _WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
 _STOP = frozenset("""i i'm i've me my we our a an the of in on at to for from with by and or but so as into onto about over after before since
@@ -77,31 +96,49 @@ _TIME = frozenset("""monday tuesday wednesday thursday friday saturday sunday mo
 _NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|stop(?:ped|s)|quits?|ceased to)\b", re.IGNORECASE)
 _ADDITIVE = re.compile(r"\b(?:also|too|as well|another|second|additionally|one of)\b", re.IGNORECASE)
 _DEPARTURE = re.compile(
-    rf"\b(?:{LEAVING}|traded in|swapped|replaced|switched from)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to)\b|[,;]|$)"
+    rf"\b(?:{LEAVING}|traded in|swapped|replaced|overt(?:ook|aken)|knocked)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to|off|as)\b|[,;]|$)"
+    r"|\b\w+ed\s+(?:\w+\s+){0,3}?from\s+(?P<source>[^,;]+?)\s+to\s"  # "upgraded from X to Y"
     r"|\bprefer\w*\s.+?\b(?:over|rather than|instead of|to)\s+(?P<rejected>.+?)(?=\s+(?:and|but)\b|[,;]|$)"
     r"|^(?P<before>.+?)\s+but\s+(?:now|these days|nowadays)\b", re.IGNORECASE)
 _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
-#: People and animals in someone's life; kin words take step-, half- and great- ("great-aunt"), and any
-#: "-mate" is someone the user shares something with ("bandmate", "roommate").
-_RELATION = (r"(?:(?:step|half-|great-)?(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|child|"
-             r"children|kids?|aunt|uncle|niece|nephew|grand\w+)|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|"
-             r"spouse|friends?|pals?|buddy|colleagues?|boss|manager|teacher|coach|landlord|landlady|neighbou?r|cousin|"
-             r"\w*mates?|dog|cat|puppy|kitten|pet|horse|rabbit)")
-_NAMED = r"(?-i:(?:(?!(?:is|are|was|were|on|in|at|to|for|from|with|by|of|called|named)\b)[a-z][\w\-]*\s+){1,3}[A-Z][\w\-]*)\b(?!')"
-#: Someone else's fact: a relation ("the user's sister …") or anyone named after a possessive ("the user's
-#: old schoolmate Ava …"); a named member of a group ("Eva from the user's choir …") is ``subject.group_member``.
-_OTHER_PERSON = re.compile(rf"^(?:(?:the user's|their|my|[A-Z][\w\-]*'s?)\s+(?:(?:(?!(?:is|are|was|were)\b)[\w\-]+\s+){{0,2}}?(?:ex-)?{_RELATION}\b"
-                           rf"|{_NAMED}))", re.I)
-_PARTNER_IS = re.compile(r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)\b.*\bis\s+"
-                         r"(?:now\s+|called\s+|named\s+)?[A-Z][\w\-]*$")
+_PARTNER = r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse"
+#: People and animals in someone's life (and the user's shop or office); kin words take step-, half- and great-
+#: ("great-aunt"), and any "-mate" is someone the user shares something with ("bandmate", "roommate").
+_RELATION = re.compile(rf"(?:{_PARTNER}|(?:step|half-|great-)?(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|"
+             r"child|children|kids?|aunt|uncle|niece|nephew|grand\w+)|friends?|pals?|buddy|colleagues?|boss|manager|"
+             r"teacher|coach|landlord|landlady|neighbou?r|cousin|\w*mates?|dog|cat|puppy|kitten|pet|horse|rabbit|"
+             r"shop|business|office)", re.IGNORECASE)
+#: Words that end a possessive's noun phrase ("the user's home is …", "the user's flat in Porto …").
+_PHRASE_END = frozenset("is are was were has had have called named in at on to of for with by from and".split())
 # "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
 _LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)[A-Z][^,;]{0,40},\s+(?=\S)")
-_NAME_SUBJECT = re.compile(r"^([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
 #: The words that make a fact a favourite (one per kind) rather than a like (many at once).
 _PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b",
                          re.IGNORECASE)
 _KIND = re.compile(r"\bfavou?rite\s+([a-z]+)", re.IGNORECASE)
 _KIND_SYNONYMS = {"movie": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food"}
+
+
+def _whose(line: str) -> str | None:
+    """Whose fact it is when not the user's, read by ``subject.py`` (search reads the subject there too): a
+    possessive chain with a relation word among a link's first words ("sister's boyfriend", "partner's mum",
+    "choir director") or a person named right after them ("the user's physio Dana"), or a member of the
+    user's circle ("Ivy from the user's choir")."""
+    links = possessed(line)
+    if links is None:
+        return group_member(line)
+    if len(links) > 1 and links[-1].casefold().startswith("name"):  # "the user's partner's name is Ana": the partner
+        links = links[:-1]
+    heads, someone = [], False
+    for link in links:
+        words = _WORD.findall(link)[:4]
+        size = next((i for i, w in enumerate(words[:3]) if w[:1].isupper() or w.casefold() in _PHRASE_END), len(words[:3]))
+        phrase = [w for w in words[:size] if w.casefold() not in MODIFIERS]
+        kin = [w for w in phrase if _RELATION.fullmatch(w.removeprefix("ex-"))]
+        named = size < min(3, len(words)) and words[size][:1].isupper() and words[size].casefold() not in _TIME
+        someone = someone or bool(kin) or bool(phrase and named and re.match(rf"{' '.join(words[:size])}\s+\w", link))
+        heads.append(kin[0] if kin else " ".join(phrase))
+    return "'s ".join(heads).casefold() if someone else None  # a lone partner word can be the user's partner
 
 
 def _stem(word: str) -> str:
@@ -111,6 +148,11 @@ def _stem(word: str) -> str:
             word = word[: -len(suffix)]
             break
     return word[:-1] if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiousl" else word
+
+
+def _roots(words: frozenset[str]) -> set[str]:
+    """Words by their first letters after stemming: "carpentry" names "carpenter", "smoking" "smokes"."""
+    return {_stem(w)[:6] for w in words}
 
 
 def _number(word: str) -> str:
@@ -124,7 +166,7 @@ class Reading:
     """What the rules read from a fact's words (cached per text)."""
 
     words: tuple[str, ...]      # the positive sentence's words, original case, subject left out
-    about_user: bool
+    relation: str | None        # whose fact, when not the user's ("brother", "ex-wife", "dog")
     negated: bool
     additive: bool
     departed: frozenset[str]    # lower-case words of what the sentence says was left
@@ -136,20 +178,22 @@ class Reading:
 def read(text: str) -> Reading:
     line = " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…")
     line = _LEAD.sub("", line)
-    about_user = not (_OTHER_PERSON.match(line) or group_member(line)) or bool(_PARTNER_IS.search(line))
+    whose = _whose(line)
     line = re.sub(r"n't\b", " not", line)
     words = _WORD.findall(_NEGATED.sub(" ", line))
-    name = _NAME_SUBJECT.match(line)
-    later_subject = re.search(r"\b(?:the user|their|they|[A-Z][\w\-]*'s)\b", line[name.end():] if name else "")
-    if name and words and words[0].removesuffix("'s") == name.group(1) and not later_subject and name.group(1) != "The":
+    if words and words[0].removesuffix("'s") == named_subject(line):
         words = words[1:]  # "Alex lives in Lyon": the user's name is the subject, not a value
     departed: set[str] = set()
     for hit in _DEPARTURE.finditer(line):
-        departed |= {_number(w.casefold()) for w in _WORD.findall(hit.group("what") or hit.group("before") or hit.group("rejected") or "")}
-    kind = _KIND.search(line)
-    negated = bool(_NEGATED.search(line)) and not departed
-    return Reading(tuple(w.removesuffix("'s") for w in words), about_user, negated, bool(_ADDITIVE.search(line)),
-                   frozenset(departed - _STOP), _KIND_SYNONYMS.get(k := kind.group(1).casefold(), k) if kind else None,
+        departed |= {_number(w.casefold()) for w in _WORD.findall(next((g for g in hit.groups() if g), ""))}
+    named = _KIND.search(line)
+    # the sign is the main clause's: "not teaching any more, the user is a librarian" is positive
+    clauses = re.split(r"[,;:]|\s[-–—]\s", line)
+    main = next((c for c in clauses if re.search(r"\b(?:the user|they)\b", c, re.IGNORECASE)), clauses[0])
+    negated = bool(_NEGATED.search(main)) and not departed
+    kind = named.group(1).casefold() if named and named.group(1).casefold() not in _STOP else None
+    return Reading(tuple(w.removesuffix("'s") for w in words), whose, negated,
+                   bool(_ADDITIVE.search(line)), frozenset(departed - _STOP), _KIND_SYNONYMS.get(kind or "", kind),
                    not_current(text))
 
 
@@ -169,12 +213,18 @@ class MeaningDecider:
         self._framing = {_stem(w) for frame in self.frames.values() for w in frame}  # any attribute's wording
         self._favourite = np.array([label.startswith("favourite:") for label in labels])
 
-    def _examples(self) -> np.ndarray | None:
-        """The examples' vectors, embedded once per embedding model (``key``) and process."""
+    def _examples(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The examples' vectors and their masked texts' vectors, embedded once per embedding model
+        (``key``) and process."""
         if self._embed is None:
             return None
         if self._key not in _EXAMPLES:
-            _EXAMPLES[self._key] = np.asarray(self._embed(self._texts), dtype=np.float32)
+            both = np.asarray(self._embed(self._texts + [masked(t) for t in self._texts]), dtype=np.float32)
+            full, twins = both[: len(self._texts)], both[len(self._texts):]
+            # a masked twin another label also has ("works in X": a city, "works at X": a firm) tells nothing
+            labels = np.array(self.labels)
+            clash = ((twins @ twins.T > TWIN_CLASH) & (labels[:, None] != labels[None, :])).any(axis=1)
+            _EXAMPLES[self._key] = full, np.where(clash[:, None], 0.0, twins).astype(np.float32)
         return _EXAMPLES[self._key]
 
     def label(self, fact: Fact) -> str | None:
@@ -187,29 +237,47 @@ class MeaningDecider:
         return found
 
     def _label(self, fact: Fact) -> str | None:
-        matrix = self._examples()
-        if matrix is None or matrix.shape[1] != np.asarray(fact.vector).shape[-1]:
+        kind = read(fact.text).kind
+        if kind is not None:  # "favourite podcast" names its kind: no vote needed
+            return f"favourite:{kind}"
+        examples = self._examples()
+        if examples is None or examples[0].shape[1] != np.asarray(fact.vector).shape[-1]:
             return None
-        sims = matrix @ np.asarray(fact.vector, dtype=np.float32)
         # "prefers tea" and "likes tea" differ in one word, not in topic: that word picks the family
-        sims = np.where(self._favourite == bool(_PREFERENCE.search(fact.text)), sims, -1.0)
-        nearest = np.argsort(-sims)[:NEIGHBOURS]
-        if sims[nearest[0]] < MIN_SIMILARITY:
-            return None
-        votes: dict[str, float] = {}
-        for i in nearest:  # the nearest examples decide; a big label's many far ones do not outvote them
-            label = self.labels[i]
-            votes[label] = votes.get(label, 0.0) + float(np.exp((sims[i] - sims[nearest[0]]) / SHARPNESS))
-        return max(votes, key=votes.__getitem__)
+        family = self._favourite == bool(_PREFERENCE.search(fact.text))
+        polls = []
+        for matrix, vector, least in zip(examples, (fact.vector, fact.frame), MIN_SIMILARITY, strict=True):
+            if vector is None:
+                continue
+            sims = np.where(family, matrix @ np.asarray(vector, dtype=np.float32), -1.0)
+            nearest = np.argsort(-sims)[:NEIGHBOURS]
+            if sims[nearest[0]] < least:
+                continue
+            # the nearest examples decide; a big label's many far ones do not outvote them
+            weights = np.exp((sims[nearest] - sims[nearest[0]]) / SHARPNESS)
+            poll: dict[str, float] = {}
+            for i, weight in zip(nearest, weights / weights.sum(), strict=True):
+                poll[self.labels[i]] = poll.get(self.labels[i], 0.0) + float(weight)
+            polls.append(poll)
+        # both readings must agree: a label only the value pulls towards ("logistics") loses to one both back
+        votes = {label: float(np.prod([poll.get(label, 0.0) + AGREEMENT for poll in polls]))
+                 for label in set().union(*polls)}
+        return max(votes, key=votes.__getitem__) if votes else None
 
     def attribute(self, fact: Fact) -> str | None:
         label, reading = self.label(fact), read(fact.text)
         single = label is not None and label.split(":")[0] in SINGLE_VALUED
-        return label if single and reading.about_user and not reading.negated and not reading.not_now else None
+        current = not reading.negated and not reading.not_now
+        return label if single and current and self._about_user(fact, reading) else None
+
+    def _about_user(self, fact: Fact, reading: Reading) -> bool:
+        """The user's, or about the user's partner when that is what it says ("the user's new partner, Ana, …")."""
+        return reading.relation is None or (re.fullmatch(_PARTNER, reading.relation) is not None
+                                            and self.label(fact) == "partner")
 
     def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:
         """(all value words, the proper nouns and numbers among them) of a fact read under ``label``."""
-        frame = self.frames.get(label or "", frozenset())
+        frame = self.frames.get(label or "") or self.frames.get((label or "").split(":")[0], frozenset())
         timely = (label or "").startswith("schedule")
         found, strong = set(), set()
         for word in reading.words:
@@ -224,12 +292,12 @@ class MeaningDecider:
 
     def _activity(self, reading: Reading) -> set[str]:
         frame = self.frames.get("schedule", frozenset())
-        return {_stem(w.casefold()) for w in reading.words
-                if w.casefold() not in _STOP | _TIME | frame and not w[:1].isdigit()}
+        return _roots(frozenset(w.casefold() for w in reading.words
+                                if w.casefold() not in _STOP | _TIME | frame and not w[:1].isdigit()))
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
         n = read(new.text)
-        if is_withdrawal(new.text) or not n.about_user or n.not_now:  # withdrawals go through ``retracts``
+        if is_withdrawal(new.text) or not self._about_user(new, n) or n.not_now:  # see ``retracts``
             return [Verdict.UNRELATED for _ in stored]
         label = self.label(new)
         if not (n.departed or n.negated or (label or "").split(":")[0] in SINGLE_VALUED):
@@ -240,25 +308,24 @@ class MeaningDecider:
 
     def _decide(self, new: Fact, old: Fact) -> Verdict:
         n, o = read(new.text), read(old.text)
-        if not o.about_user or o.not_now:
+        if not self._about_user(old, o) or o.not_now:
             return Verdict.UNRELATED
-        if n.departed and not o.negated and n.departed & self.values(o, None)[0]:
+        if n.departed and not o.negated and _roots(n.departed) & _roots(self.values(o, None)[0]):
             return Verdict.SUPERSEDES  # "sold the Fiesta and bought …" replaces "drives a Fiesta"
         if n.negated != o.negated:  # "likes tea" ⇄ "does not like tea": the newer wins
             same_words = {_stem(w.casefold()) for w in n.words if w.casefold() not in _STOP} == \
                 {_stem(w.casefold()) for w in o.words if w.casefold() not in _STOP}
             return Verdict.SUPERSEDES if same_words else Verdict.UNRELATED
         label = self.label(new)  # the old one's label only when it can matter: it costs a product
-        if (label is None or label.split(":")[0] not in SINGLE_VALUED or n.negated or n.additive
-                or (n.kind and o.kind and n.kind != o.kind) or label != self.label(old)):
+        if label is None or label.split(":")[0] not in SINGLE_VALUED or n.negated or n.additive or label != self.label(old):
             return Verdict.UNRELATED
         if label == "schedule" and not self._activity(n) & self._activity(o):
             return Verdict.UNRELATED  # another activity's day
         (na, ns), (oa, os) = self.values(n, label), self.values(o, label)
         if na and na <= oa and not n.departed:
             return Verdict.SAME
-        if ns and os:
-            return Verdict.SUPERSEDES if ns - os and os - ns else Verdict.UNRELATED
+        if ns and os:  # the distiller writes the user by their name: "Katherine now goes by Kit" renames
+            return Verdict.SUPERSEDES if ns - os and (os - ns or label == "name") else Verdict.UNRELATED
         return Verdict.SUPERSEDES if na - oa and oa - na else Verdict.UNRELATED
 
     def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]:
@@ -273,7 +340,7 @@ class MeaningDecider:
             o = read(old.text)
             have = {_stem(x.casefold()) for x in o.words}
             cost: tuple[int, int] | None = None
-            if o.about_user:
+            if self._about_user(old, o):
                 if shared := (wanted & have) - self._framing:  # "live" alone does not name "lives in Porto"
                     cost = (-len(shared), len(have - wanted))
                 elif label is not None and label.split(":")[0] in SINGLE_VALUED and self.label(old) == label:

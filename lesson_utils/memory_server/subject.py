@@ -12,6 +12,7 @@ tell them apart without any model:
   the sister), skipping modifiers like "old" or "best";
 * or it is "<Name> from their/his/her/the user's …" (a member of some group: "Eva from the
   user's choir", as the distiller writes it);
+* "'s" before a function word is "is" or "has", not a possessive ("The user's home's in Hull");
 * a possessive followed by is/are/was/were within three words is an attribute of the user, not a
   person ("The user's favourite food is …", "The user's sister is called …" is about the sister,
   which the question then names).
@@ -20,22 +21,25 @@ The memory is about *someone else* when it has such a person and the question na
 word nor a word of the same kin group ("parents" names "mother" and "father", "siblings" names
 "sister" and "brother", and back). Search ranks such memories after those about the user
 (``search.py``) and the relevance model counts it as evidence against a hit (``relevance.py``).
+The update decider reads the same chain (:func:`possessed`) to tell whose fact it is (``meaning.py``).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["KIN_GROUPS", "about_someone_else", "group_member", "person_of"]
+__all__ = ["KIN_GROUPS", "MODIFIERS", "about_someone_else", "group_member", "person_of", "possessed"]
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-_POSSESSIVE = re.compile(r"^\s*(?:the user|[^\W\d_]+)['’]s\s+(.+)$", re.IGNORECASE | re.DOTALL)
+#: "'s" before a function word is "is" or "has" ("the user's home's in Hull", "the swim's been moved"), not a possessive.
+_OWNS = r"['’]s\s+(?!(?:in|at|on|a|an|the|been|got|now|not|no|just|still|from|with|back|also)\b)"
+_POSSESSIVE = re.compile(rf"^\s*(?:(?:the user|[^\W\d_]+){_OWNS}|(?:my|their)\s+)(.+)$", re.IGNORECASE | re.DOTALL)
 #: One more link of a possessive chain: "sister's friend Lea" -> "friend Lea".
-_LINK = re.compile(r"^((?:[^\W\d_]+\s+)?[^\W\d_]+)['’]s\s+(.+)$", re.DOTALL)
+_LINK = re.compile(rf"^((?:[^\W\d_]+\s+)?[^\W\d_]+){_OWNS}(.+)$", re.DOTALL)
 _ATTRIBUTE = re.compile(r"^(?:[^\W_]+\s+){0,2}(?:is|are|was|were)\b", re.IGNORECASE)
-_GROUP_MEMBER = re.compile(r"^\s*([A-Z][^\W\d_]+) from (?:their|his|her|the user['’]s)\s")
+_GROUP_MEMBER = re.compile(r"^\s*([A-Z][^\W\d_]+) (?:from|at) (?:their|his|her|the user['’]s)\s")
 #: Words before a possessive's head noun that do not name the person ("old schoolmate", "best friend").
-_MODIFIERS = frozenset("old best new late former younger older little big elder".split())
+MODIFIERS = frozenset("old best new late former younger older little big elder".split())
 #: Relation words that name each other: a question about one may be answered by a memory about another.
 KIN_GROUPS: tuple[frozenset[str], ...] = (
     frozenset("parent parents mother father mum mom dad mam".split()),
@@ -68,18 +72,30 @@ def group_member(content: str) -> str | None:
     return member.group(1) if member else None
 
 
-def person_of(content: str) -> str | None:
-    """The word naming the person a memory is about ("friend", "Mia"), or None when it is the user's own fact."""
+def possessed(content: str) -> list[str] | None:
+    """The links of a memory's possessive chain, the last with the rest of the sentence ("The user's partner's
+    mum is a nurse" → ["partner", "mum is a nurse"]), or None when it does not open with a possessive. The
+    update decider reads whose fact it is here too."""
     possessive = _POSSESSIVE.match(content)
     if possessive is None:
+        return None
+    links, phrase = [], possessive.group(1)
+    while (link := _LINK.match(phrase)) is not None:  # follow the chain to its last link
+        links.append(link.group(1))
+        phrase = link.group(2)
+    return [*links, phrase]
+
+
+def person_of(content: str) -> str | None:
+    """The word naming the person a memory is about ("friend", "Mia"), or None when it is the user's own fact."""
+    links = possessed(content)
+    if links is None:
         member = group_member(content)
         return member.casefold() if member else None
-    phrase = possessive.group(1)
-    while (link := _LINK.match(phrase)) is not None:  # follow the chain to its last link
-        phrase = link.group(2)
+    phrase = links[-1]
     if _ATTRIBUTE.match(phrase):
         return None
-    return next((w for w in _TOKEN.findall(phrase.casefold()) if w not in _MODIFIERS), None)
+    return next((w for w in _TOKEN.findall(phrase.casefold()) if w not in MODIFIERS), None)
 
 
 def about_someone_else(query: str, content: str) -> bool:

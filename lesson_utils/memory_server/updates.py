@@ -14,10 +14,13 @@ be swapped and two deciders can be compared on the same pairs (``evaluation/pair
         def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]: ...
 
 * a :class:`Fact` is the stored text ("Alex lives in Lyon.") and its unit embedding vector — the one
-  the store computed anyway, so deciding costs no extra model call;
+  the store computed anyway — and, when the caller embedded it in the same batch, the vector of
+  :func:`masked` text ("Alex lives in X."): a value pulls a fact towards examples with a similar
+  value ("partner is Mariana" towards "name is Marian"), its masked twin reads the attribute's
+  wording alone. Deciding makes no model call of its own;
 * :meth:`~UpdateDecider.attribute` names the single-valued attribute a fact about the user fills
-  (``home``, ``name``, ``age``, ``employer``, ``job``, ``partner``, ``car``, ``favourite:<kind>``,
-  ``schedule``), or ``None``; the store keeps it as the row's ``slot`` and looks candidates up by it;
+  (``home``, ``name``, ``surname``, ``age``, ``employer``, ``job``, ``partner``, ``car``, ``phone``,
+  ``email``, ``favourite:<kind>``, ``schedule``), or ``None``; the store keeps it as the row's ``slot`` and looks candidates up by it;
 * :meth:`~UpdateDecider.decide` gives one :class:`Verdict` per stored candidate: ``SAME`` (the new
   fact says nothing new: a duplicate), ``SUPERSEDES`` (the stored one stops being current) or
   ``UNRELATED`` (both stay);
@@ -27,7 +30,8 @@ be swapped and two deciders can be compared on the same pairs (``evaluation/pair
 Whether a text *is* a withdrawal is read the same for every decider (:func:`is_withdrawal`): "no
 longer", "not … any more" ending a clause, or a verb of leaving (:data:`LEAVING`: "gave up", "cut
 out", "stepped down from" …) with no arrival after it. The same verbs with an arrival are a change
-("quit the mill and joined a brewery"), which ``meaning.py`` reads as a departure. Two deciders exist:
+("quit the mill and joined a brewery", "left the mill, now with a brewery"), which ``meaning.py``
+reads as a departure. Two deciders exist:
 
 * ``"meaning"`` (the default, offline): :class:`~lesson_utils.memory_server.meaning.MeaningDecider`
   classifies a fact's attribute by its nearest labelled examples in embedding space, then compares
@@ -49,7 +53,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["DECIDERS", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "verdict"]
+__all__ = ["DECIDERS", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "masked",
+           "named_subject", "verdict"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
 DECIDERS = ("meaning", "model")
@@ -57,10 +62,38 @@ DECIDERS = ("meaning", "model")
 
 @dataclass(frozen=True)
 class Fact:
-    """A fact as the store holds it: its text and its unit-length embedding vector."""
+    """A fact as the store holds it: its text, its unit-length embedding vector and (optional) the
+    vector of its :func:`masked` text."""
 
     text: str
     vector: np.ndarray
+    frame: np.ndarray | None = None
+
+
+#: A value: an e-mail address, a number ("07700 900412", "6:30"), or capitalised words inside a sentence
+#: ("Northgate Logistics", "Dean & Lowe") — not its first word, not "The" or "I", not a day or a month
+#: (a time is a schedule's value, but also what tells a schedule from a home: "ships on Fridays").
+_VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d(?:[\d\s\-:.]*\d)?"
+                    r"|(?<=[\w,;] )(?!The\b|I\b|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|(?:January|February|March|"
+                    r"April|May|June|July|August|September|October|November|December)\b)[A-Z][\w'\-]*(?:(?: (?:&|and|of|de|la|van|von))* [A-Z][\w'\-]*)*")
+
+
+_NAME_SUBJECT = re.compile(r"^(?!The\b)([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
+
+
+def named_subject(text: str) -> str | None:
+    """The name a fact opens with as its subject ("Alex lives in Lyon": the distiller writes the user by
+    name), not a value that opens it ("Lilac has become the user's favourite colour")."""
+    name = _NAME_SUBJECT.match(text)
+    later = name and re.search(r"\b(?:the user|their|they|them|[A-Z][\w\-]*'s)\b", text[name.end():], re.IGNORECASE)
+    return name.group(1) if name and not later else None
+
+
+def masked(text: str) -> str:
+    """``text`` with its values replaced by one placeholder, and a name as its subject by "The user" (as
+    the examples say): what the fact says, not which value or whose name."""
+    name = named_subject(text)
+    return _VALUE.sub("X", "The user" + text[len(name):] if name else text)
 
 
 class Verdict(str, Enum):
@@ -102,7 +135,7 @@ _CEASED = re.compile(
     rf"(?:has |have )?(?:stop(?:ped|s)|quits?|ceased to)|{LEAVING})\b", re.IGNORECASE)
 #: "quit the mill and signed on with a brewery" is a change, not a withdrawal: a clause follows.
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now|then|later|(?:\w+ed|became|bought|got|took|went|began|is|are|am))\b"
-                      r"|;", re.IGNORECASE)
+                      r"|;|,\s*(?:now|it's|it is|the user|they're|they are)\b", re.IGNORECASE)
 
 
 def is_withdrawal(text: str) -> bool:
@@ -137,5 +170,5 @@ def verdict(old: str, new: str, *, decider: UpdateDecider | None = None) -> Verd
 
     embedder = default_embedder()
     decider = decider if decider is not None else make_decider("meaning", embedder.embed, key=embedder.model)
-    old_vector, new_vector = embedder.embed([old, new])
-    return decider.decide(Fact(new, new_vector), [Fact(old, old_vector)])[0]
+    old_vector, new_vector, old_frame, new_frame = embedder.embed([old, new, masked(old), masked(new)])
+    return decider.decide(Fact(new, new_vector, new_frame), [Fact(old, old_vector, old_frame)])[0]

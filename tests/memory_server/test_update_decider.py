@@ -15,7 +15,9 @@ import pytest
 
 from lesson_utils.memory_server.meaning import MeaningDecider
 from lesson_utils.memory_server.store import MemoryStore, NewMemory
-from lesson_utils.memory_server.updates import Fact, UpdateDecider, Verdict, is_withdrawal, make_decider
+from lesson_utils.memory_server.updates import (
+    Fact, UpdateDecider, Verdict, is_withdrawal, make_decider, masked, named_subject,
+)
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +27,11 @@ def decider(embedder) -> MeaningDecider:
 
 @pytest.fixture(scope="module")
 def fact(embedder):
-    return lambda text: Fact(text, embedder.embed([text])[0])
+    """A fact as the service hands it to the store: its vector and its masked twin's, one batch."""
+    def make(text: str) -> Fact:
+        vector, twin = embedder.embed([text, masked(text)])
+        return Fact(text, vector, twin)
+    return make
 
 
 def verdict(decider, fact, old: str, new: str) -> Verdict:
@@ -209,3 +215,180 @@ def test_the_one_pair_view_the_lesson_shows():
     assert verdict("Alex lives in Lyon.", "Alex lives in Porto now.") is Verdict.SUPERSEDES
     assert verdict("Alex likes tea.", "Alex likes coffee.") is Verdict.UNRELATED
     assert verdict("Alex likes tea.", "Alex likes coffee.", decider=Scripted(Verdict.SAME)) is Verdict.SAME
+
+
+# -- what a fact says, not which value it names ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "twin"),
+    [
+        ("The user's landline is 0131 555 2020.", "The user's landline is X."),
+        ("Write to the user at kai.lund@postbox.example from now on.", "Write to the user at X from now on."),
+        ("The user joined Dean & Lowe in Cardiff.", "The user joined X in X."),
+        ("Priya now goes by Pri.", "The user now goes by X."),          # the user's name as the subject
+        ("Saffron has become the user's favourite spice.", "Saffron has become the user's favourite spice."),
+        ("Priya's brother drives a Lada.", "The user's brother drives a X."),
+    ],
+)
+def test_the_masked_twin_keeps_the_wording_and_drops_the_values(text, twin):
+    assert masked(text) == twin
+
+
+def test_a_name_opening_a_fact_is_its_subject_unless_the_user_comes_later():
+    assert named_subject("Ines has moved to Vigo.") == "Ines"
+    assert named_subject("Saffron has become the user's favourite spice.") is None
+    assert named_subject("The user lives in Vigo.") is None
+
+
+def test_the_value_does_not_pick_the_attribute(decider, fact, embedder):
+    """A partner called like a typical first name: the value alone pulls towards "name"."""
+    text = "The user's girlfriend is Oksana."
+    assert decider.attribute(fact(text)) == "partner"
+    blind = MeaningDecider(embedder.embed)  # the fact's own vector only, as before the masked twin
+    assert blind.attribute(Fact(text, embedder.embed([text])[0])) != "partner"
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute"),
+    [
+        ("My mobile number is 07123 456789.", "phone"),
+        ("You can ring Dev on 555-0123.", "phone"),
+        ("My email is ana.r@example.org.", "email"),
+        ("My favourite podcast is Ologies.", "favourite:podcast"),  # a kind the examples never name
+        ("Ada's surname is Okoro.", "surname"),
+        ("I'm at Northgate Haulage these days.", "employer"),
+    ],
+)
+def test_more_single_valued_attributes(decider, fact, text, attribute):
+    assert decider.attribute(fact(text)) == attribute
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user's mobile number is 07123 456789.", "The user's number is now 07555 010203."),
+        ("The user's email is ana.r@example.org.", "The user's new email address is ana.rossi@mailbox.net."),
+        ("The user works for Brightwater Logistics.", "The user is at Northgate Haulage now."),
+        ("The user's favourite podcast is Ologies.", "Hardcore History has become the user's favourite podcast."),
+        ("The user reads on a Kindle.", "The user upgraded from a Kindle to a Kobo."),  # both named: "from" is left
+        ("The user's favourite game is chess.", "Go has knocked chess off the top spot as the user's favourite game."),
+        ("The user is a carpenter.", "The user switched from carpentry to nursing."),   # the old one by its root
+        ("The user is a teacher.", "Not teaching any more, the user is a librarian now."),  # the main clause is positive
+        ("The user's boyfriend is Piotr.", "The user's new boyfriend, Tomasz, is joining them for dinner."),
+        ("The user's name is Katherine.", "Katherine now goes by Kit."),                # a rename beside the old name
+    ],
+)
+def test_a_new_value_however_it_is_told_supersedes(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user's mobile number is 07123 456789.", "The user's desk extension is 4410."),
+        ("The user's favourite podcast is Ologies.", "The user's favourite radio show is Desert Island Discs."),
+        ("The user's boyfriend is Piotr.", "The user's sister's boyfriend is Marek."),
+        ("The user's wife is Rosa.", "The user's ex-wife Carla lives in Lisbon."),
+        ("The user's name is Ada.", "Ada's surname is Okoro."),
+        ("The user lives in Oslo.", "The user's shop has moved to Bergen."),
+        ("The user has a cat.", "The user got a dog."),
+        ("The user likes tea.", "The user likes coffee."),
+        ("The user drives a Fiat.", "The user's old bandmate Bo drives a Volvo."),     # a person named after "the user's"
+        ("The user lives in Bergen.", "Ivy from the user's choir lives in Oslo."),     # someone from the user's circle
+        ("The user works at Brightwater.", "The user scrubbed the oven this afternoon."),  # small talk fills no slot
+    ],
+)
+def test_near_misses_stay_apart(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("text", "withdrawal"),
+    [("The user left the bank, now with an insurer.", False),
+     ("The user dropped the old address, it's kai@postbox.example now.", False),
+     ("The user quit smoking for good, three months clean.", True)],
+)
+def test_a_clause_after_a_comma_can_be_the_arrival(text, withdrawal):
+    assert is_withdrawal(text) is withdrawal
+
+
+def test_the_service_embeds_each_fact_with_its_twin_in_one_batch(embedder):
+    from lesson_utils.memory_server.request_models import AddConversationRequest
+    from lesson_utils.memory_server.service import MemoryService
+
+    batches: list[list[str]] = []
+
+    class Counting:
+        model, provider, dim = embedder.model, embedder.provider, embedder.dim
+
+        def embed(self, texts):
+            batches.append(list(texts))
+            return embedder.embed(texts)
+
+    store = MemoryStore(None, embedding_model=embedder.model, dim=embedder.dim)
+    service = MemoryService(store, Counting())
+    request = AddConversationRequest.model_validate({"user_id": "u", "messages": [
+        {"role": "user", "content": "My email is ana.r@example.org.", "uuid": "t1"}]})
+    service.from_conversation("u", request)
+    request = AddConversationRequest.model_validate({"user_id": "u", "messages": [
+        {"role": "user", "content": "My new email is ana.rossi@mailbox.net.", "uuid": "t2"}]})
+    body = service.from_conversation("u", request)
+    assert [len(b) for b in batches] == [2, 2] and "X" in batches[-1][1]
+    assert body["results"][0]["event"] == "SUPERSEDE"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The user binged the first season of Night Ferry.",               # a title: its twin has an X too
+        "The user took a phone call about the Marlow Textiles order.",    # a client's name in passing
+        "The user keeps forgetting.",                                     # a remark with no value at all
+        "The user cannot wait.",
+    ],
+)
+def test_a_passing_mention_or_a_bare_remark_fills_no_attribute(decider, fact, text):
+    """Near misses carry values as facts do, so a masked twin with an X is not drawn to the attributes alone."""
+    assert decider.attribute(fact(text)) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user's girlfriend is Noor.", "The user's girlfriend's dad is a pilot at Skyline Air."),  # the last link is whose
+        ("The user works at Brightwater.", "The user's husband's aunt is a cook at Harbour Grill."),
+        ("The user lives in Leeds.", "The user's pottery teacher lives in York."),   # a relation after another noun
+    ],
+)
+def test_a_possessive_chain_is_about_its_last_link(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user's boyfriend's name is Idris.", "The user is going out with Bram now."),  # a name names the link before it
+        ("The user's flat's in Hull.", "The user has moved to Derby."),              # "'s in": "is", not a possessive
+    ],
+)
+def test_a_name_of_the_partner_and_a_contracted_is_stay_the_users(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is Verdict.SUPERSEDES
+
+
+def test_the_subject_is_read_once_for_search_and_the_decider():
+    from lesson_utils.memory_server.subject import person_of, possessed
+
+    assert possessed("The user's cousin's dog sleeps a lot.") == ["cousin", "dog sleeps a lot."]
+    assert possessed("The user's office's in Soho.") == ["office's in Soho."]
+    assert person_of("The user's cousin's dog sleeps a lot.") == "dog"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The user adopted a puppy and named him Rufus.",          # a pet's name is not the user's
+        "The user has now visited Oman as well, another country done.",  # a place been to is not a home
+    ],
+)
+def test_a_pets_name_or_a_place_visited_fills_no_attribute(decider, fact, text):
+    assert decider.attribute(fact(text)) is None
