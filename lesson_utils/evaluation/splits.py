@@ -109,7 +109,7 @@ def load_split(
         name = ""
     hashes = recorded_hashes(floors_path)
     items: dict[str, list[dict[str, Any]]] = {kind: [] for kind in ITEM_KINDS}
-    haystack: dict[str, Any] = {"small_talk": [], "assistant_replies": [], "templates": [], "vocab": {}}
+    haystack = _haystack()
     for n, path in enumerate(paths):
         data = _read(path, hashes)
         name = name or str(data.get("split", ""))
@@ -119,11 +119,7 @@ def load_split(
                 raise DatasetError(f"{path.name}: {kind!r} must be a list of items, got {type(value).__name__}.")
             # Files merged into the first keep their own id space: "dev_pairs:u01" beside dev_split's "u01".
             items[kind].extend(value if n == 0 else [_namespaced(item, path.stem) for item in value])
-        hay = data.get("haystack", {})
-        for key in ("small_talk", "assistant_replies", "templates"):
-            haystack[key].extend(hay.get(key, []))
-        for slot, values in hay.get("vocab", {}).items():
-            haystack["vocab"].setdefault(slot, []).extend(values)
+        _haystack(data.get("haystack", {}), into=haystack)
     split = Split(name, items, haystack, paths)
     _validate(split, {**MINIMUMS, **(minimums or {})})
     return split
@@ -139,10 +135,19 @@ def with_haystack(split: Split, path: str | Path) -> Split:
     hay = _read(path, recorded_hashes()).get("haystack")
     if not isinstance(hay, dict):
         raise DatasetError(f"{path.name}: a haystack file holds one \"haystack\" object; none found.")
-    haystack = {"small_talk": list(hay.get("small_talk", [])), "assistant_replies": list(hay.get("assistant_replies", [])),
-                "templates": list(hay.get("templates", [])), "vocab": dict(hay.get("vocab", {}))}
+    haystack = _haystack(hay)
     _validate_haystack(haystack, path.stem, MINIMUMS)
     return Split(split.name, split.items, haystack, [*split.files, path])
+
+
+def _haystack(hay: dict[str, Any] | None = None, *, into: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``into`` (or an empty haystack) with a file's ``"haystack"`` object added: its lists extended, its vocab merged by slot."""
+    into = into if into is not None else {"small_talk": [], "assistant_replies": [], "templates": [], "vocab": {}}
+    for key in ("small_talk", "assistant_replies", "templates"):
+        into[key].extend((hay or {}).get(key, []))
+    for slot, values in (hay or {}).get("vocab", {}).items():
+        into["vocab"].setdefault(slot, []).extend(values)
+    return into
 
 
 def _namespaced(item: Any, stem: str) -> Any:
