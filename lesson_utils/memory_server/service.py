@@ -130,9 +130,10 @@ class MemoryService:
     def _embed(self, texts: list[str], *, twins: bool = True) -> list[tuple[np.ndarray, np.ndarray | None]]:
         """Each text's vector and (for the update checks) its ``updates.masked`` twin's, in one batch;
         a text with no value to mask is its own twin."""
-        pending = [t for t in dict.fromkeys(masked(t) for t in texts) if t not in texts] if twins else []
+        frames, own = ([masked(t) for t in texts] if twins else []), set(texts)
+        pending = [t for t in dict.fromkeys(frames) if t not in own]
         vectors = dict(zip(texts + pending, self.embedder.embed(texts + pending), strict=True))
-        return [(vectors[t], vectors[masked(t)] if twins else None) for t in texts]
+        return [(vectors[t], vectors[f] if twins else None) for t, f in zip(texts, frames or texts, strict=True)]
 
     def _write(self, memory: NewMemory, vector: np.ndarray, *, check_updates: bool = True, forget: bool = False,
                frame: np.ndarray | None = None) -> Written:
