@@ -152,7 +152,7 @@ def write_cost(store, embedder, n: int = 60) -> dict[str, float]:
         runs[(label, checks)] = texts
     everything = [t for texts in runs.values() for t in texts]
     vectors = dict(zip(everything, embedder.embed(everything), strict=True))
-    # the service embeds each fact's masked twin in the same batch and passes it on (a store that takes one)
+    # checkouts before the decider embedded twins itself took the twin's vector from the service (a/b only)
     twins = "frame" in inspect.signature(store.write).parameters
     frames = dict(zip(everything, embedder.embed([masked(t) for t in everything]), strict=True)) if twins else {}
     out = {}

@@ -1,11 +1,14 @@
 """The offline update decider: same attribute by meaning, then a different value.
 
-The server has already embedded every fact (and its masked twin, in the same batch), so deciding
-"same attribute, new value" costs two small matrix products, not a model call:
+The server has already embedded every fact, so deciding "same attribute, new value" costs two small
+matrix products and, for a fact whose attribute can matter, one short embedding, not a model call:
 
 1. **Attribute** — a fact is compared with a few hundred labelled example facts
    (``data/update_exemplars.txt``, embedded once per embedding model) twice: by its own vector and by
-   its masked twin's (``updates.masked``: "The user's partner is X.", embedded in the fact's batch).
+   its masked twin's (``updates.masked``: "The user's partner is X."). The twin is embedded only when
+   the rules below leave the attribute open (a fact about the user, current and not negated: most of
+   a long history is about other people or the past), and the label is kept per text, so a stored
+   fact reads the same after a restart as when it was written.
    The nearest examples vote in each reading, and the label both readings back wins (the product of
    their shares): a value pulls its own reading towards examples with a similar value ("partner is
    Mariana" towards "name is Marian", "works for Northgate Logistics" towards "the logistics team"),
@@ -245,10 +248,10 @@ class MeaningDecider:
             return None
         # "prefers tea" and "likes tea" differ in one word, not in topic: that word picks the family
         family = self._favourite == bool(_PREFERENCE.search(fact.text))
+        twin = masked(fact.text)
+        twin_vector = fact.vector if twin == fact.text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
         polls = []
-        for matrix, vector, least in zip(examples, (fact.vector, fact.frame), MIN_SIMILARITY, strict=True):
-            if vector is None:
-                continue
+        for matrix, vector, least in zip(examples, (fact.vector, twin_vector), MIN_SIMILARITY, strict=True):
             sims = np.where(family, matrix @ np.asarray(vector, dtype=np.float32), -1.0)
             nearest = np.argsort(-sims)[:NEIGHBOURS]
             if sims[nearest[0]] < least:
@@ -265,10 +268,11 @@ class MeaningDecider:
         return max(votes, key=votes.__getitem__) if votes else None
 
     def attribute(self, fact: Fact) -> str | None:
-        label, reading = self.label(fact), read(fact.text)
-        single = label is not None and label.split(":")[0] in SINGLE_VALUED
-        current = not reading.negated and not reading.not_now
-        return label if single and current and self._about_user(fact, reading) else None
+        reading = read(fact.text)  # the rules first: they are cheap, and most facts stop here
+        if reading.negated or reading.not_now or not self._about_user(fact, reading):
+            return None
+        label = self.label(fact)
+        return label if label is not None and label.split(":")[0] in SINGLE_VALUED else None
 
     def _about_user(self, fact: Fact, reading: Reading) -> bool:
         """The user's, or about the user's partner when that is what it says ("the user's new partner, Ana, …")."""
@@ -299,8 +303,7 @@ class MeaningDecider:
         n = read(new.text)
         if is_withdrawal(new.text) or not self._about_user(new, n) or n.not_now:  # see ``retracts``
             return [Verdict.UNRELATED for _ in stored]
-        label = self.label(new)
-        if not (n.departed or n.negated or (label or "").split(":")[0] in SINGLE_VALUED):
+        if not (n.departed or n.negated or (self.label(new) or "").split(":")[0] in SINGLE_VALUED):
             # only a stored negation can still flip ("no longer likes tea" → "likes tea"): skip reading the rest
             return [self._decide(new, old) if _NEGATED.search(old.text) or "n't" in old.text else Verdict.UNRELATED
                     for old in stored]
@@ -316,8 +319,10 @@ class MeaningDecider:
             same_words = {_stem(w.casefold()) for w in n.words if w.casefold() not in _STOP} == \
                 {_stem(w.casefold()) for w in o.words if w.casefold() not in _STOP}
             return Verdict.SUPERSEDES if same_words else Verdict.UNRELATED
-        label = self.label(new)  # the old one's label only when it can matter: it costs a product
-        if label is None or label.split(":")[0] not in SINGLE_VALUED or n.negated or n.additive or label != self.label(old):
+        if n.negated or n.additive:
+            return Verdict.UNRELATED
+        label = self.label(new)  # the old one's label only when it can matter: it may embed a twin
+        if label is None or label.split(":")[0] not in SINGLE_VALUED or label != self.label(old):
             return Verdict.UNRELATED
         if label == "schedule" and not self._activity(n) & self._activity(o):
             return Verdict.UNRELATED  # another activity's day

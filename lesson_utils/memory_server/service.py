@@ -40,7 +40,7 @@ from .request_models import (
 )
 from .store import MEMORY_TYPES, MemoryRecord, MemoryStore, NewMemory, Written
 from .timestamps import iso, unix_seconds
-from .updates import is_withdrawal, masked
+from .updates import is_withdrawal
 
 logger = logging.getLogger(__name__)
 
@@ -115,8 +115,8 @@ class MemoryService:
             categories=classify.categorize(text) if infer else [],
             infer=infer,
         )
-        [(vector, frame)] = self._embed([memory.content], twins=infer)
-        written = self._write(memory, vector, check_updates=infer, frame=frame)
+        [vector] = self.embedder.embed([memory.content])
+        written = self._write(memory, vector, check_updates=infer)
         record = written.record
         if record is None:  # a withdrawal ("Alex no longer …"): nothing was created
             return _drop_none({"content": text, "state": "active", "created_at": iso(time.time()),
@@ -127,27 +127,18 @@ class MemoryService:
             "metadata": json.dumps(record.metadata) if record.metadata is not None else None,
         })
 
-    def _embed(self, texts: list[str], *, twins: bool = True) -> list[tuple[np.ndarray, np.ndarray | None]]:
-        """Each text's vector and (for the update checks) its ``updates.masked`` twin's, in one batch;
-        a text with no value to mask is its own twin."""
-        frames, own = ([masked(t) for t in texts] if twins else []), set(texts)
-        pending = [t for t in dict.fromkeys(frames) if t not in own]
-        vectors = dict(zip(texts + pending, self.embedder.embed(texts + pending), strict=True))
-        return [(vectors[t], vectors[f] if twins else None) for t, f in zip(texts, frames or texts, strict=True)]
-
-    def _write(self, memory: NewMemory, vector: np.ndarray, *, check_updates: bool = True, forget: bool = False,
-               frame: np.ndarray | None = None) -> Written:
+    def _write(self, memory: NewMemory, vector: np.ndarray, *, check_updates: bool = True,
+               forget: bool = False) -> Written:
         """Store a fact, or — for "Forget that …" and "no longer …" — withdraw the one it names.
 
         ``check_updates=False`` (the contract's ``infer: false``) stores the text as given: no
         supersede and no withdrawal, only the duplicate checks."""
         if forget or (check_updates and is_withdrawal(memory.content)):
-            withdrawn = self.store.retract(memory.user_id, memory.content, vector, frame)
+            withdrawn = self.store.retract(memory.user_id, memory.content, vector)
             if forget or withdrawn.event != "NONE":
                 return withdrawn
             # "I no longer live in Paris" with no Paris fact to withdraw is still worth keeping.
-        return self.store.write(memory, vector, dedup_threshold=self.dedup_threshold, check_updates=check_updates,
-                                frame=frame)
+        return self.store.write(memory, vector, dedup_threshold=self.dedup_threshold, check_updates=check_updates)
 
     def from_conversation(self, user: str, request: AddConversationRequest) -> dict[str, Any]:
         turns = [Turn(role=m.role, content=m.content, uuid=m.uuid) for m in request.messages]
@@ -158,7 +149,7 @@ class MemoryService:
             return {"no_facts_extracted": True}
         texts = [fact.text for fact in facts]
         results = []
-        for fact, (vector, frame) in zip(facts, self._embed(texts), strict=True):
+        for fact, vector in zip(facts, self.embedder.embed(texts), strict=True):
             attributes: dict[str, Any] = {"source_turn_uuids": fact.source_uuids, "origin": "conversation"}
             if is_agent:
                 attributes["is_agent_memory"] = True
@@ -172,7 +163,7 @@ class MemoryService:
                 tags=list(request.tags or []), project=request.project, session_id=request.session_id,
                 attributes=attributes,
             )
-            written = self._write(memory, vector, forget=fact.forget, frame=frame)
+            written = self._write(memory, vector, forget=fact.forget)
             if written.record is not None:
                 results.append({"id": written.record.id, "memory": fact.text, "event": written.event})
             else:  # the contract leaves id empty for INVALIDATE; say which fact was withdrawn

@@ -145,7 +145,6 @@ class MemoryStore:
         *,
         dedup_threshold: float | None = 0.9,
         check_updates: bool = True,
-        frame: np.ndarray | None = None,
     ) -> Written:
         """Store ``memory`` unless the user already has it, superseding what it contradicts.
 
@@ -157,11 +156,10 @@ class MemoryStore:
         the decider says it supersedes — looked up by attribute (the row's slot) and among its nearest
         vector neighbours — get ``invalid_at`` and ``superseded_by`` in the same transaction as
         the insert (``SUPERSEDE``). Checking and writing happen under one lock, so two concurrent
-        writes of the same fact store it once. ``frame`` is the vector of the fact's ``updates.masked``
-        text, when the caller embedded it with the fact (the decider reads the attribute from both).
+        writes of the same fact store it once.
         """
         vector = np.asarray(vector, dtype=np.float32)
-        new = Fact(memory.content, vector, frame) if check_updates else None
+        new = Fact(memory.content, vector) if check_updates else None
         if new is not None:
             memory.slot = self.decider.attribute(new)
         with self._lock:
@@ -201,13 +199,13 @@ class MemoryStore:
         assert written.record is not None
         return written.record, written.event != "SKIP_DUPLICATE"
 
-    def retract(self, user_id: str, text: str, vector: np.ndarray, frame: np.ndarray | None = None) -> Written:
+    def retract(self, user_id: str, text: str, vector: np.ndarray) -> Written:
         """Invalidate the current memory that ``text`` withdraws ("no longer …", "forget that …").
 
         The memories the decider says it takes back, among the user's memories in the attribute
         it names and its nearest vector neighbours, are marked not current (``INVALIDATE``);
         nothing new is stored. With no match nothing changes (``NONE``)."""
-        withdrawal = Fact(text, np.asarray(vector, dtype=np.float32), frame)
+        withdrawal = Fact(text, np.asarray(vector, dtype=np.float32))
         with self._lock:
             near = self.vectors.search(user_id, withdrawal.vector, NEIGHBOURS)
             neighbours = self.rows.fetch([seq for seq, _ in near])

@@ -14,10 +14,11 @@ be swapped and two deciders can be compared on the same pairs (``evaluation/pair
         def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]: ...
 
 * a :class:`Fact` is the stored text ("Alex lives in Lyon.") and its unit embedding vector — the one
-  the store computed anyway — and, when the caller embedded it in the same batch, the vector of
-  :func:`masked` text ("Alex lives in X."): a value pulls a fact towards examples with a similar
-  value ("partner is Mariana" towards "name is Marian"), its masked twin reads the attribute's
-  wording alone. Deciding makes no model call of its own;
+  the store computed anyway. The offline decider also reads the :func:`masked` text ("Alex lives in
+  X."): a value pulls a fact towards examples with a similar value ("partner is Mariana" towards
+  "name is Marian"), its masked twin reads the attribute's wording alone. It embeds that twin itself,
+  and only for a fact whose attribute can matter (about the user, current, not negated): most of a
+  long history is about other people or the past;
 * :meth:`~UpdateDecider.attribute` names the single-valued attribute a fact about the user fills
   (``home``, ``name``, ``surname``, ``age``, ``employer``, ``job``, ``partner``, ``car``, ``phone``,
   ``email``, ``favourite:<kind>``, ``schedule``), or ``None``; the store keeps it as the row's ``slot`` and looks candidates up by it;
@@ -62,12 +63,10 @@ DECIDERS = ("meaning", "model")
 
 @dataclass(frozen=True)
 class Fact:
-    """A fact as the store holds it: its text, its unit-length embedding vector and (optional) the
-    vector of its :func:`masked` text."""
+    """A fact as the store holds it: its text and its unit-length embedding vector."""
 
     text: str
     vector: np.ndarray
-    frame: np.ndarray | None = None
 
 
 #: A value: an e-mail address, a number ("07700 900412", "6:30"), or capitalised words inside a sentence
@@ -170,5 +169,5 @@ def verdict(old: str, new: str, *, decider: UpdateDecider | None = None) -> Verd
 
     embedder = default_embedder()
     decider = decider if decider is not None else make_decider("meaning", embedder.embed, key=embedder.model)
-    old_vector, new_vector, old_frame, new_frame = embedder.embed([old, new, masked(old), masked(new)])
-    return decider.decide(Fact(new, new_vector, new_frame), [Fact(old, old_vector, old_frame)])[0]
+    old_vector, new_vector = embedder.embed([old, new])
+    return decider.decide(Fact(new, new_vector), [Fact(old, old_vector)])[0]
