@@ -65,7 +65,7 @@ from typing import Any
 
 import numpy as np
 
-from .subject import MODIFIERS, group_member, possessed
+from .subject import MODIFIERS, PARTNER, RELATION, group_member, possessed
 from .timeframe import not_current
 from .updates import LEAVING, Fact, Verdict, is_withdrawal, masked, named_subject
 
@@ -104,13 +104,7 @@ _DEPARTURE = re.compile(
     r"|\bprefer\w*\s.+?\b(?:over|rather than|instead of|to)\s+(?P<rejected>.+?)(?=\s+(?:and|but)\b|[,;]|$)"
     r"|^(?P<before>.+?)\s+but\s+(?:now|these days|nowadays)\b", re.IGNORECASE)
 _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
-_PARTNER = r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse"
-#: People and animals in someone's life (and the user's shop or office); kin words take step-, half- and great-
-#: ("great-aunt"), and any "-mate" is someone the user shares something with ("bandmate", "roommate").
-_RELATION = re.compile(rf"(?:{_PARTNER}|(?:step|half-|great-)?(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|"
-             r"child|children|kids?|aunt|uncle|niece|nephew|grand\w+)|friends?|pals?|buddy|colleagues?|boss|manager|"
-             r"teacher|coach|landlord|landlady|neighbou?r|cousin|\w*mates?|dog|cat|puppy|kitten|pet|horse|rabbit|"
-             r"shop|business|office)", re.IGNORECASE)
+_RELATION = re.compile(RELATION, re.IGNORECASE)
 #: Words that end a possessive's noun phrase ("the user's home is …", "the user's flat in Porto …").
 _PHRASE_END = frozenset("is are was were has had have called named in at on to of for with by from and".split())
 # "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
@@ -276,7 +270,7 @@ class MeaningDecider:
 
     def _about_user(self, fact: Fact, reading: Reading) -> bool:
         """The user's, or about the user's partner when that is what it says ("the user's new partner, Ana, …")."""
-        return reading.relation is None or (re.fullmatch(_PARTNER, reading.relation) is not None
+        return reading.relation is None or (re.fullmatch(PARTNER, reading.relation) is not None
                                             and self.label(fact) == "partner")
 
     def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:

@@ -228,6 +228,8 @@ def test_the_one_pair_view_the_lesson_shows():
         ("Priya now goes by Pri.", "The user now goes by X."),          # the user's name as the subject
         ("Saffron has become the user's favourite spice.", "Saffron has become the user's favourite spice."),
         ("Priya's brother drives a Lada.", "The user's brother drives a X."),
+        ("The user met their cousin Tomás at the Lido.", "The user met their cousin at the X."),  # who, not what
+        ("The user walked their dog Biscuit by the Wear.", "The user walked their dog by the X."),
     ],
 )
 def test_the_masked_twin_keeps_the_wording_and_drops_the_values(text, twin):
