@@ -94,10 +94,10 @@ _FORGET = re.compile(
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 #: What a clause with no subject lacks, by group name: "I" (not before a feeling: "tired of …"), "I am" before an age …
 _AGE = (r"(?i:[1-9]\d{1,2}|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty(?:-[a-z]+)?)"
-        r"(?=\s*(?:$|[,;!]|(?:now|as of|since|today|already|this|last|next)\b))")
+        r"(?=\s*(?:$|[,;!]|(?:now|as of|since|today|already|this|last|next|and)\b))")
 _SUBJECTLESS = re.compile(
     rf"^(?P<lead>(?:since|after|as of|from|last|this|over)\b[^,]{{1,30}},\s+)?"  # "Since May, …"
-    rf"(?:(?P<I_am>{_AGE}|not\b(?=.*\bany ?(?:more|longer)\b)"  # "forty now", "not vegan any more", "based in Leeds"
+    rf"(?:(?P<I_am>(?:(?:officially|just|finally|nearly|almost)\s+)?{_AGE}|not\b(?=.*\bany ?(?:more|longer)\b)"  # "forty now", "not vegan any more", "based in Leeds"
     r"|(?:now|living|working|studying|staying|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b))"
     r"|(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|about\b))|quit|left|"
     r"sold|got|had|took|became|bought|went|began|made|found|swapped|traded|split|broke|gave|turned|upgraded|hit|do not|did not|"
@@ -124,6 +124,12 @@ _CONTRACTIONS = (
     (r"\bI'm\b", "I am"), (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"), (r"n't\b", " not"),
     (r"\b(I|you|we)'ve\b", r"\1 have"), (r"\b(I|you)'d\b", r"\1 would"), (r"\bI'll\b", "I will"),
     (r"\byou'll\b", "you will"), (r"\b(you|we)'re\b", r"\1 are"), (r"\bmy name's\b", "my name is"),
+)
+#: Phone typing, spelled out before anything else reads the text ("im 34", "dont", "fave", "pls").
+_CHAT_SPELLINGS = (
+    (r"\b(?i:im)\b", "I'm"), (r"\b(?i:ive)\b", "I've"), (r"\b(do|does|did|is|are|was|were|has|have|can|could|would)nt\b", r"\1n't"),
+    (r"\bcant\b", "can't"), (r"\bu\b", "you"), (r"\bpl[sz]\b", "please"), (r"\batm\b", "at the moment"),
+    (r"\bwk\b", "week"), (r"\bfave?\b", "favourite"),
 )
 _ADVERBS = (
     "usually always often never sometimes really also just still rarely generally mostly normally "
@@ -159,6 +165,8 @@ def _third_person(verb: str) -> str:
 
 def _sentences(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
+    for pattern, replacement in _CHAT_SPELLINGS:
+        text = re.sub(pattern, replacement, text)
     parts = re.split(r"(?<=[.!?])(?<!\b[SsDdMm][trs]\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)", text)
     clauses: list[str] = []
     for part in parts:

@@ -219,3 +219,15 @@ def test_an_afterthought_is_no_fact_of_its_own(said, facts):
 ])
 def test_a_real_second_fact_after_a_comma_is_still_kept(said, facts):
     assert texts(Turn("user", said)) == facts
+
+
+@pytest.mark.parametrize(("said", "facts"), [
+    ("im 27 now", ["The user is 27 now."]),
+    ("ive got a new flat in Hull", ["The user has got a new flat in Hull."]),
+    ("my fave band is Wire tbh", ["The user's favourite band is Wire tbh."]),
+    ("i dont drive anymore", ["The user does not drive anymore."]),
+    ("pls call me Mags", ["The user's name is Mags."]),
+    ("just 45 and already creaky", ["The user is just 45 and already creaky."]),
+])
+def test_phone_typing_is_read_as_it_is_meant(said, facts):
+    assert texts(Turn("user", said)) == facts
