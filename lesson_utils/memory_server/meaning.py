@@ -67,7 +67,7 @@ import numpy as np
 
 from .subject import MODIFIERS, PARTNER, RELATION, group_member, possessed
 from .timeframe import not_current
-from .updates import LEAVING, Fact, Verdict, is_withdrawal, masked, named_subject
+from .updates import EMAIL, LEAVING, Fact, Verdict, is_withdrawal, masked, named_subject
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
 
@@ -95,13 +95,13 @@ _STOP = frozenset("""i i'm i've me my we our a an the of in on at to for from wi
 _TIME = frozenset("""monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays
     fridays saturdays sundays weekday weekdays weekend weekends morning mornings afternoon afternoons evening evenings
     night nights noon midnight am pm today yesterday tomorrow january february march april may june july august
-    september october november december""".split())
+    september october november december lunchtime lunchtimes bedtime teatime dawn dusk""".split())
 _NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|stop(?:ped|s)|quits?|ceased to)\b", re.IGNORECASE)
 _ADDITIVE = re.compile(r"\b(?:also|too|as well|another|second|additionally|one of)\b", re.IGNORECASE)
 _DEPARTURE = re.compile(
-    rf"\b(?:{LEAVING}|traded in|swapped|replaced|overt(?:ook|aken)|knocked)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to|off|as)\b|[,;]|$)"
+    rf"\b(?:{LEAVING}|traded in|swapped|replaced|overt(?:ook|aken)|knocked)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to|off|as)\b|[,;:\u2014\u2013]|\s-\s|$)"
     r"|\b\w+ed\s+(?:\w+\s+){0,3}?from\s+(?P<source>[^,;]+?)\s+to\s"  # "upgraded from X to Y"
-    r"|\bprefer\w*\s.+?\b(?:over|rather than|instead of|to)\s+(?P<rejected>.+?)(?=\s+(?:and|but)\b|[,;]|$)"
+    r"|\bprefer\w*\s.+?\b(?:over|rather than|instead of|to)\s+(?P<rejected>.+?)(?=\s+(?:and|but)\b|[,;:\u2014\u2013]|\s-\s|$)"
     r"|^(?P<before>.+?)\s+but\s+(?:now|these days|nowadays)\b", re.IGNORECASE)
 _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
 _RELATION = re.compile(RELATION, re.IGNORECASE)
@@ -112,6 +112,7 @@ _LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)[A-Z][^,;]{0,40
 #: The words that make a fact a favourite (one per kind) rather than a like (many at once).
 _PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b",
                          re.IGNORECASE)
+_FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
 _KIND = re.compile(r"\bfavou?rite\s+([a-z]+)", re.IGNORECASE)
 _KIND_SYNONYMS = {"movie": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food"}
 
@@ -209,6 +210,7 @@ class MeaningDecider:
         self._labels_of: dict[str, str | None] = {}  # stored facts' labels, by text
         self._framing = {_stem(w) for frame in self.frames.values() for w in frame}  # any attribute's wording
         self._favourite = np.array([label.startswith("favourite:") for label in labels])
+        self._likes = np.array([label == "likes" for label in labels])
 
     def _examples(self) -> tuple[np.ndarray, np.ndarray] | None:
         """The examples' vectors and their masked texts' vectors, embedded once per embedding model
@@ -237,11 +239,13 @@ class MeaningDecider:
         kind = read(fact.text).kind
         if kind is not None:  # "favourite podcast" names its kind: no vote needed
             return f"favourite:{kind}"
+        if EMAIL.search(fact.text):  # an address is an e-mail address whatever the wording ("reach them at …")
+            return "email"
         examples = self._examples()
         if examples is None or examples[0].shape[1] != np.asarray(fact.vector).shape[-1]:
             return None
-        # "prefers tea" and "likes tea" differ in one word, not in topic: that word picks the family
-        family = self._favourite == bool(_PREFERENCE.search(fact.text))
+        # "prefers tea" and "likes tea" differ in one word, not in topic: that word picks favourite or like
+        family = ~self._likes if _PREFERENCE.search(fact.text) else ~self._favourite
         twin = masked(fact.text)
         twin_vector = fact.vector if twin == fact.text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
         polls = []
@@ -320,6 +324,8 @@ class MeaningDecider:
             return Verdict.UNRELATED
         if label == "schedule" and not self._activity(n) & self._activity(o):
             return Verdict.UNRELATED  # another activity's day
+        if label in ("email", "phone") and bool(_FOR_WORK.search(new.text)) != bool(_FOR_WORK.search(old.text)):
+            return Verdict.UNRELATED  # a work address or number sits beside the personal one
         (na, ns), (oa, os) = self.values(n, label), self.values(o, label)
         if na and na <= oa and not n.departed:
             return Verdict.SAME

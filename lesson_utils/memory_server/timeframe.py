@@ -17,7 +17,7 @@ then", "last year", "in their twenties"). Recent past ("last week", "yesterday")
 The update decider asks :func:`not_current`: a fact framed as the distant past, or as a wish or a
 what-if, fills no attribute now. It leaves out "last year" ("The user moved to Lima last year" is
 still where they live) and "once a week" (a schedule), and adds the scenes a life story is told in
-("back in uni", "grew up", "their first car was") and the moods that hold nothing yet ("if", "would",
+("back in uni", "grew up", "their first car was") and the moods that hold nothing yet ("if" — not "if that's okay" —, "would",
 "might", "one day", "dreams of", "fancies"): "The user would love to retire in Norway" says nothing
 about where they live. A name asked for ("would like to be called Ash") and a preference ("would
 rather") are current, so "would" before them is not a wish.
@@ -41,7 +41,7 @@ _LONG_PAST = re.compile(rf"\b(?:{_DISTANT}|{_DECADES}|last year)\b", re.IGNORECA
 #: For the decider a decade sets the scene only when it leads ("In their twenties the user …"); at the
 #: end it tells an age ("… so that's them in their thirties").
 _SCENES = r"back in|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\w+ ){1,2}(?:was|were)|when (?:the user|they|[A-Z]\w+) (?:was|were)"
-_WISHES = (r"if|would(?! (?:rather|prefer|like to be (?:called|known|addressed)))|might|some ?day|one day|dream(?:s|ed|ing)?"
+_WISHES = (r"if(?! (?:that's|that is|it's|it is) (?:ok|okay|alright|all right|fine)| you (?:don't|do not) mind| possible)|would(?! (?:rather|prefer|like to be (?:called|known|addressed)))|might|some ?day|one day|dream(?:s|ed|ing)?"
            r"|fanc(?:ies|ied)|wonders?|wish(?:es)?|in another life")
 _NOT_CURRENT = re.compile(rf"\b(?:{_DISTANT}|{_SCENES}|{_WISHES})\b|^{_DECADES}\b", re.IGNORECASE)
 

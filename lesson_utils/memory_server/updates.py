@@ -56,7 +56,7 @@ import numpy as np
 
 from .subject import RELATION
 
-__all__ = ["DECIDERS", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "masked",
+__all__ = ["DECIDERS", "EMAIL", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "masked",
            "named_subject", "verdict"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
@@ -71,10 +71,12 @@ class Fact:
     vector: np.ndarray
 
 
+#: An e-mail address.
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: A value: an e-mail address, a number ("07700 900412", "6:30"), or capitalised words inside a sentence
 #: ("Northgate Logistics", "Dean & Lowe") — not its first word, not "The" or "I", not a day or a month
 #: (a time is a schedule's value, but also what tells a schedule from a home: "ships on Fridays").
-_VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d(?:[\d\s\-:.]*\d)?"
+_VALUE = re.compile(rf"{EMAIL.pattern}|\+?\d(?:[\d\s\-:.]*\d)?"
                     r"|(?<=[\w,;] )(?!The\b|I\b|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|(?:January|February|March|"
                     r"April|May|June|July|August|September|October|November|December)\b)[A-Z][\w'\-]*(?:(?: (?:&|and|of|de|la|van|von))* [A-Z][\w'\-]*)*")
 
@@ -140,14 +142,19 @@ _CEASED = re.compile(
     rf"(?:has |have )?(?:stop(?:ped|s)|quits?|ceased to)|{LEAVING})\b", re.IGNORECASE)
 #: "quit the mill and signed on with a brewery" is a change, not a withdrawal: a clause follows.
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now|then|later|(?:\w+ed|became|bought|got|took|went|began|is|are|am))\b"
-                      r"|;|,\s*(?:now|it's|it is|the user|they're|they are)\b", re.IGNORECASE)
+                      r"|;|(?:,|\s[\u2014\u2013-])\s*(?:now|it's|it is|the user|they're|they are|they)\b", re.IGNORECASE)
+
+_JOINED = re.compile(r"\s[\u2014\u2013-]\s|;")
 
 
 def is_withdrawal(text: str) -> bool:
     """"No longer …", "not … any more", "stopped …", "gave up …" (:data:`LEAVING`) with nothing said in its place."""
     text = re.sub(r"n't\b", " not", " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…"))
     hit = _CEASED.search(text)
-    return hit is not None and not _ARRIVAL.search(text, hit.end())
+    # "got a new number — the old one's cancelled": the clause before the dash already said what is new
+    joined = hit and _JOINED.search(text, 0, hit.start())
+    said = joined and len(text[: joined.start()].split()) >= 3
+    return hit is not None and not _ARRIVAL.search(text, hit.end()) and not said
 
 
 def make_decider(

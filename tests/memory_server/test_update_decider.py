@@ -277,6 +277,11 @@ def test_more_single_valued_attributes(decider, fact, text, attribute):
         ("The user is a teacher.", "Not teaching any more, the user is a librarian now."),  # the main clause is positive
         ("The user's boyfriend is Piotr.", "The user's new boyfriend, Tomasz, is joining them for dinner."),
         ("The user's name is Katherine.", "Katherine now goes by Kit."),                # a rename beside the old name
+        ("Write to the user at tom.h@postbox.example.", "The user's inbox is now th@lanternmail.example."),  # any wording
+        ("The user lives in Tartu.", "The user moved out of Tartu — they rent in Pärnu now."),  # the dash ends the left
+        ("The user's mobile is 07700 900100.", "The user got a new mobile: 07700 900999 - the old one is cancelled."),
+        ("The user's name is Bartholomew.", "The user would rather go by Bart, if that's okay."),  # politeness, no wish
+        ("The user does yoga every morning at dawn.", "The user does yoga every morning at 6.30 now."),  # dawn is a time
     ],
 )
 def test_a_new_value_however_it_is_told_supersedes(decider, fact, old, new):
@@ -297,6 +302,7 @@ def test_a_new_value_however_it_is_told_supersedes(decider, fact, old, new):
         ("The user drives a Fiat.", "The user's old bandmate Bo drives a Volvo."),     # a person named after "the user's"
         ("The user lives in Bergen.", "Ivy from the user's choir lives in Oslo."),     # someone from the user's circle
         ("The user works at Brightwater.", "The user scrubbed the oven this afternoon."),  # small talk fills no slot
+        ("The user's email is jo.k@postbox.example.", "For the office the user uses jkay@firm.example."),  # work beside own
     ],
 )
 def test_near_misses_stay_apart(decider, fact, old, new):
@@ -307,7 +313,8 @@ def test_near_misses_stay_apart(decider, fact, old, new):
     ("text", "withdrawal"),
     [("The user left the bank, now with an insurer.", False),
      ("The user dropped the old address, it's kai@postbox.example now.", False),
-     ("The user quit smoking for good, three months clean.", True)],
+     ("The user quit smoking for good, three months clean.", True),
+     ("Sadly - the user quit the choir.", True)],
 )
 def test_a_clause_after_a_comma_can_be_the_arrival(text, withdrawal):
     assert is_withdrawal(text) is withdrawal
