@@ -303,6 +303,7 @@ def test_a_new_value_however_it_is_told_supersedes(decider, fact, old, new):
         ("The user lives in Bergen.", "Ivy from the user's choir lives in Oslo."),     # someone from the user's circle
         ("The user works at Brightwater.", "The user scrubbed the oven this afternoon."),  # small talk fills no slot
         ("The user's email is jo.k@postbox.example.", "For the office the user uses jkay@firm.example."),  # work beside own
+        ("The user is called Ines.", "On the school bus everyone called them Noodle, no clue why."),  # one label, far apart
     ],
 )
 def test_near_misses_stay_apart(decider, fact, old, new):
