@@ -135,14 +135,16 @@ class UpdateDecider(Protocol):
 LEAVING = (r"sold|left|quit|resigned from|g[ai]ve(?:n)? up|cut out|dropped(?: out of)?|cancell?ed|got rid of|ditched|"
            r"stepped down from|withdr[ae]wn? from|pulled out of|c[ao]me off|lost interest in|broke up with|"
            r"split (?:up )?(?:with|from)|divorced|moved (?:out of|away from)|walked (?:away from|out of)|"
-           r"handed in (?:my|their|his|her) notice at")
+           r"handed in (?:my|their|his|her) notice at|packed up")
 # "any more" ends its clause when it means "no longer" ("… in Lyon any more, sadly"), not in "any more tea".
 _CEASED = re.compile(
     rf"\b(?:no longer|(?:not|nobody|never)\s+(?:[\w\-]+\s+){{0,8}}?(?:any ?more|any longer)\s*(?=$|,)|"
     rf"(?:has |have )?(?:stop(?:ped|s)|quits?|ceased to)|{LEAVING})\b", re.IGNORECASE)
-#: "quit the mill and signed on with a brewery" is a change, not a withdrawal: a clause follows.
+#: "quit the mill and signed on with a brewery" is a change, not a withdrawal: a clause follows ("…, starting at
+#: Fenwick on Monday" too). Read as a withdrawal, the new half would be lost; read as a change, the departure
+#: still replaces what was left.
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now|then|later|(?:\w+ed|became|bought|got|took|went|began|is|are|am))\b"
-                      r"|;|(?:,|\s[\u2014\u2013-])\s*(?:now|it's|it is|the user|they're|they are|they)\b", re.IGNORECASE)
+                      r"|;|(?:,|\s[\u2014\u2013-])\s*(?:now|it's|it is|the user|they're|they are|they|(?!(?:no|some|any|every)thing)\w+ing)\b", re.IGNORECASE)
 
 _JOINED = re.compile(r"\s[\u2014\u2013-]\s|;")
 

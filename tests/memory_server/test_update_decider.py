@@ -315,7 +315,10 @@ def test_near_misses_stay_apart(decider, fact, old, new):
     [("The user left the bank, now with an insurer.", False),
      ("The user dropped the old address, it's kai@postbox.example now.", False),
      ("The user quit smoking for good, three months clean.", True),
-     ("Sadly - the user quit the choir.", True)],
+     ("Sadly - the user quit the choir.", True),
+     ("The user resigned from the council, starting at a charity in May.", False),  # the new half is kept
+     ("The user packed up the allotment for good.", True),
+     ("The user stopped cycling, nothing to do with the weather.", True)],
 )
 def test_a_clause_after_a_comma_can_be_the_arrival(text, withdrawal):
     assert is_withdrawal(text) is withdrawal
