@@ -67,7 +67,7 @@ import numpy as np
 
 from .subject import MODIFIERS, PARTNER, RELATION, group_member, possessed
 from .timeframe import not_current
-from .updates import EMAIL, LEAVING, Fact, Verdict, is_withdrawal, masked, named_subject
+from .updates import EMAIL, LEAVING, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
 
@@ -215,6 +215,7 @@ class MeaningDecider:
         self._framing = {_stem(w) for frame in self.frames.values() for w in frame}  # any attribute's wording
         self._favourite = np.array([label.startswith("favourite:") for label in labels])
         self._likes = np.array([label == "likes" for label in labels])
+        self._values = [value_words(text) for text in texts]
 
     def _examples(self) -> tuple[np.ndarray, np.ndarray] | None:
         """The examples' vectors and their masked texts' vectors, embedded once per embedding model
@@ -252,9 +253,14 @@ class MeaningDecider:
         family = ~self._likes if _PREFERENCE.search(fact.text) else ~self._favourite
         twin = masked(fact.text)
         twin_vector = fact.vector if twin == fact.text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
+        # an example that shares the fact's value ("born outside Cork" for "based in Cork") is near by that value
+        # alone: it does not vote in the fact's own reading
+        ours = value_words(fact.text)
+        apart = family & np.array([not (ours & theirs) for theirs in self._values])
         polls = []
-        for matrix, vector, least in zip(examples, (fact.vector, twin_vector), MIN_SIMILARITY, strict=True):
-            sims = np.where(family, matrix @ np.asarray(vector, dtype=np.float32), -1.0)
+        for matrix, vector, least, allowed in zip(examples, (fact.vector, twin_vector), MIN_SIMILARITY, (apart, family),
+                                                  strict=True):
+            sims = np.where(allowed, matrix @ np.asarray(vector, dtype=np.float32), -1.0)
             nearest = np.argsort(-sims)[:NEIGHBOURS]
             if sims[nearest[0]] < least:
                 continue

@@ -57,7 +57,7 @@ import numpy as np
 from .subject import RELATION
 
 __all__ = ["DECIDERS", "EMAIL", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "masked",
-           "named_subject", "verdict"]
+           "named_subject", "value_words", "verdict"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
 DECIDERS = ("meaning", "model")
@@ -92,6 +92,11 @@ def named_subject(text: str) -> str | None:
     name = _NAME_SUBJECT.match(text)
     later = name and re.search(r"\b(?:the user|their|they|them|[A-Z][\w\-]*'s)\b", text[name.end():], re.IGNORECASE)
     return name.group(1) if name and not later else None
+
+
+def value_words(text: str) -> frozenset[str]:
+    """The words of ``text``'s values (what :func:`masked` replaces), lower-cased."""
+    return frozenset(w.casefold() for value in _VALUE.findall(text) for w in value.split())
 
 
 def masked(text: str) -> str:

@@ -243,10 +243,12 @@ def test_a_name_opening_a_fact_is_its_subject_unless_the_user_comes_later():
 
 
 def test_the_value_does_not_pick_the_attribute(decider, fact, embedder):
-    """A partner called like a typical first name: the value alone pulls towards "name"."""
+    """A partner called like a typical first name: the value alone pulls towards "name"; and a city an
+    example of another attribute names ("born in a village outside Cork") does not pull a home there."""
     text = "The user's girlfriend is Oksana."
     assert decider.attribute(fact(text)) == "partner"
     assert decider.attribute(fact("The user's name is Oksana.")) == "name"
+    assert decider.attribute(fact("The user is based in Cork.")) == "home"
 
 
 @pytest.mark.parametrize(
