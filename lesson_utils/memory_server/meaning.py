@@ -111,8 +111,10 @@ _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
 _RELATION = re.compile(RELATION, re.IGNORECASE)
 #: Words that end a possessive's noun phrase ("the user's home is …", "the user's flat in Porto …").
 _PHRASE_END = frozenset("is are was were has had have called named in at on to of for with by from and".split())
-# "Since the spring, the user's home …" — not the main clause of "The user has given up X, …"
-_LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)[A-Z][^,;]{0,40},\s+(?=\S)")
+# "Since the spring, the user's home …" — not the main clause of "The user has given up X, …" or "Bram's
+# neighbour is called Bram, …" (a lead has no verb of its own)
+_LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)(?![^,;]*(?:\b(?i:is|are|was|were|has|have|had)\b|'s\b))"
+                   r"[A-Z][^,;]{0,40},\s+(?=\S)")
 #: The words that make a fact a favourite (one per kind) rather than a like (many at once).
 _PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b",
                          re.IGNORECASE)

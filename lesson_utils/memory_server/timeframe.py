@@ -20,7 +20,8 @@ still where they live) and "once a week" (a schedule), and adds the scenes a lif
 ("back in uni", "grew up", "their first car was") and the moods that hold nothing yet ("if" — not "if that's okay" —, "would",
 "might", "one day", "dreams of", "fancies"): "The user would love to retire in Norway" says nothing
 about where they live. A name asked for ("would like to be called Ash") and a preference ("would
-rather") are current, so "would" before them is not a wish.
+rather") are current, so "would" before them is not a wish. A stay with an end in sight ("renting in
+Lisbon for a month", "at their holiday cottage") is not a home either.
 """
 
 from __future__ import annotations
@@ -40,10 +41,16 @@ _DISTANT = (r"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|used to|(?<=
 _LONG_PAST = re.compile(rf"\b(?:{_DISTANT}|{_DECADES}|last year)\b", re.IGNORECASE)
 #: For the decider a decade sets the scene only when it leads ("In their twenties the user …"); at the
 #: end it tells an age ("… so that's them in their thirties").
-_SCENES = r"back in|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\w+ ){1,2}(?:was|were)|when (?:the user|they|[A-Z]\w+) (?:was|were)"
+_SCENES = (r"back in|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\w+ ){1,4}(?:was|were)|"
+           r"(?:'s|their|his|her) (?:old|former|teenage|childhood|school|uni|college) (?:\w+ ){0,2}(?:was|were)|when (?:the user|they|[A-Z]\w+) (?:was|were)")
 _WISHES = (r"if(?! (?:that's|that is|it's|it is) (?:ok|okay|alright|all right|fine)| you (?:don't|do not) mind| possible)|would(?! (?:rather|prefer|like to be (?:called|known|addressed)))|might|some ?day|one day|dream(?:s|ed|ing)?"
            r"|fanc(?:ies|ied)|wonders?|wish(?:es)?|in another life")
-_NOT_CURRENT = re.compile(rf"\b(?:{_DISTANT}|{_SCENES}|{_WISHES})\b|^{_DECADES}\b", re.IGNORECASE)
+#: A stay with an end in sight is not where the user lives ("in Lisbon for a month", "the holiday cottage").
+_STAYS = (r"(?:staying|stays|renting|rents|stopping|sub-?letting|house-?sitting)\b[^,;.]{0,50}?\bfor (?:the next |another )?"
+          r"(?:a|an|one|two|three|four|five|six|few|couple of|\d+) (?:night|day|week|month)s?"
+          r"|for the (?:summer|winter|weekend|holidays?)|(?:spending|spends|spent) the (?:summer|winter|weekend)"
+          r"|holiday (?:home|cottage|flat|house|let)|airbnb")
+_NOT_CURRENT = re.compile(rf"\b(?:{_DISTANT}|{_SCENES}|{_WISHES}|{_STAYS})\b|^{_DECADES}\b", re.IGNORECASE)
 
 
 def about_now(query: str) -> bool:
@@ -57,6 +64,7 @@ def long_past(content: str) -> bool:
 
 
 def not_current(content: str) -> bool:
-    """True when ``content`` is framed as the distant past ("years ago", "as a child", "back in uni") or as
-    a wish or what-if ("would love to", "if they won"), so it cannot be the current value of anything."""
+    """True when ``content`` is framed as the distant past ("years ago", "as a child", "back in uni"), as
+    a wish or what-if ("would love to", "if they won") or as a stay with an end ("for a month"), so it
+    cannot be the current value of anything."""
     return bool(_NOT_CURRENT.search(content))

@@ -90,7 +90,8 @@ def named_subject(text: str) -> str | None:
     """The name a fact opens with as its subject ("Alex lives in Lyon": the distiller writes the user by
     name), not a value that opens it ("Lilac has become the user's favourite colour")."""
     name = _NAME_SUBJECT.match(text)
-    later = name and re.search(r"\b(?:the user|their|they|them|[A-Z][\w\-]*'s)\b", text[name.end():], re.IGNORECASE)
+    # "their" is no sign: the distiller writes the named user's "my" as "their" ("Sione left their old job")
+    later = name and re.search(r"\b(?:(?i:the user)|[A-Z][\w\-]*'s)\b", text[name.end():])
     return name.group(1) if name and not later else None
 
 
@@ -151,7 +152,7 @@ _CEASED = re.compile(
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now|then|later|(?:\w+ed|became|bought|got|took|went|began|is|are|am))\b"
                       r"|;|(?:,|\s[\u2014\u2013-])\s*(?:now|it's|it is|the user|they're|they are|they|(?!(?:no|some|any|every)thing)\w+ing)\b", re.IGNORECASE)
 
-_JOINED = re.compile(r"\s[\u2014\u2013-]\s|;")
+_JOINED = re.compile(r"\s[\u2014\u2013-]\s|;|,?\s+and\s+(?:then\s+)?$")
 
 
 def is_withdrawal(text: str) -> bool:
@@ -159,6 +160,8 @@ def is_withdrawal(text: str) -> bool:
     text = re.sub(r"n't\b", " not", " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…"))
     hit = _CEASED.search(text)
     # "got a new number — the old one's cancelled": the clause before the dash already said what is new
+    # "got a new number - the old one's cancelled", "joined Adatum and left their old company": the first clause
+    # already said what is new
     joined = hit and _JOINED.search(text, 0, hit.start())
     said = joined and len(text[: joined.start()].split()) >= 3
     return hit is not None and not _ARRIVAL.search(text, hit.end()) and not said

@@ -38,7 +38,12 @@ SOMEONE_ELSE = [
 USERS_OWN = ["The user works at Globex.", "The user lives in Braga.", "The user is 37.", "The user drives a Kia."]
 LONG_AGO = ["Years ago the user spent a spring in Faro.", "As a teenager the user worked at a cinema.",
             "In their twenties the user drove a Lancia around Sicily.", "The user's first job was at a cinema in Porto.",
-            "Back in school the user lived above a bakery in Faro."]
+            "Back in school the user lived above a bakery in Faro.",
+            "The user's first proper job after college was at a cinema in Porto.",
+            "The user's teenage nickname was Bolt, luckily it faded."]
+#: A stay with an end in sight is not a home.
+STAYS = ["The user is staying with friends in Faro for the next three weeks.", "The user is renting a room in Lisbon for a month.",
+         "The user is at their holiday flat in Faro till Sunday.", "Spending the winter at the user's cabin near Faro, as ever."]
 #: Wishes and what-ifs hold no current value either.
 WISHES = ["If the user ever leaves Globex they would open a café in Faro.", "The user would love to drive a Lancia.",
           "Someday the user might live on a boat in Lisbon.", "The user dreams of turning 40 on a beach."]
@@ -74,10 +79,10 @@ def test_an_errand_that_reads_like_a_job_change_does_not_replace_the_employer(de
     assert decider.decide(new, [own]) == [Verdict.UNRELATED]
 
 
-def test_other_peoples_facts_the_distant_past_and_wishes_never_replace_the_users_own(decider_and_embed):
+def test_other_peoples_facts_the_distant_past_wishes_and_stays_never_replace_the_users_own(decider_and_embed):
     decider, embed = decider_and_embed
     own = _facts(embed, USERS_OWN)
-    for other in _facts(embed, SOMEONE_ELSE + LONG_AGO + WISHES):
+    for other in _facts(embed, SOMEONE_ELSE + LONG_AGO + WISHES + STAYS):
         assert Verdict.SUPERSEDES not in decider.decide(other, own), other.text
 
 

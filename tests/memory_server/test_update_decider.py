@@ -240,6 +240,22 @@ def test_a_name_opening_a_fact_is_its_subject_unless_the_user_comes_later():
     assert named_subject("Ines has moved to Vigo.") == "Ines"
     assert named_subject("Saffron has become the user's favourite spice.") is None
     assert named_subject("The user lives in Vigo.") is None
+    assert named_subject("Ines left their old job.") == "Ines"  # the distiller writes the named user's "my" as "their"
+
+
+def test_news_told_by_name_keeps_the_name_and_the_news(embedder):
+    """ "joined X and left …" once read as a withdrawal: the new employer was dropped, and the withdrawal took
+    back the fact sharing the most words with it — the user's name."""
+    from lesson_utils.memory_server.request_models import AddConversationRequest
+    from lesson_utils.memory_server.service import MemoryService
+
+    store = MemoryStore(None, embedding_model=embedder.model, dim=embedder.dim)
+    service = MemoryService(store, embedder)
+    for said in ["My name is Tove.", "I work at Fabrikam.", "I've just joined Contoso and left my old company."]:
+        service.from_conversation("u", AddConversationRequest.model_validate(
+            {"user_id": "u", "messages": [{"role": "user", "content": said}]}))
+    current = [r.content for r in store.list_memories("u", page=1, size=10)[0]]
+    assert "The user's name is Tove." in current and any("Contoso" in text for text in current)
 
 
 def test_the_value_does_not_pick_the_attribute(decider, fact, embedder):
@@ -306,6 +322,7 @@ def test_a_new_value_however_it_is_told_supersedes(decider, fact, old, new):
         ("The user works at Brightwater.", "The user scrubbed the oven this afternoon."),  # small talk fills no slot
         ("The user's email is jo.k@postbox.example.", "For the office the user uses jkay@firm.example."),  # work beside own
         ("The user is called Ines.", "On the school bus everyone called them Noodle, no clue why."),  # one label, far apart
+        ("The user's name is Odile.", "Odile's new flatmate is called Odile too, which is awkward."),  # not a lead
     ],
 )
 def test_near_misses_stay_apart(decider, fact, old, new):
@@ -320,7 +337,8 @@ def test_near_misses_stay_apart(decider, fact, old, new):
      ("Sadly - the user quit the choir.", True),
      ("The user resigned from the council, starting at a charity in May.", False),  # the new half is kept
      ("The user packed up the allotment for good.", True),
-     ("The user stopped cycling, nothing to do with the weather.", True)],
+     ("The user stopped cycling, nothing to do with the weather.", True),
+     ("The user signed with a new agency and left the old one.", False)],  # the first clause is the arrival
 )
 def test_a_clause_after_a_comma_can_be_the_arrival(text, withdrawal):
     assert is_withdrawal(text) is withdrawal
