@@ -20,13 +20,19 @@ matrix products and, for a fact whose attribute can matter, one short embedding,
    ``everyday`` label (errands, meals, plans, passing news) is the bulk of a long history: without it,
    a fifth of a 590-memory history was read as single-valued and replaced by unrelated facts. Near
    misses carry values as facts do (a guest, a show's title, a place passed through, a pet's name):
-   a twin with an X is otherwise drawn to the single-valued examples, the only ones with an X.
+   a twin with an X is otherwise drawn to the single-valued examples, the only ones with an X. An
+   example that shares the fact's value ("born outside Cork" for "based in Cork") does not vote in the
+   fact's own reading: it is near by that value alone. An e-mail address is the email attribute,
+   whatever the wording ("reach them at …").
 2. **Value** — the words of a fact that are not its attribute's wording: the words the examples of
    that attribute share are its frame ("lives", "moved", "favourite", "colour"), the rest are the
    value. Proper nouns and numbers count first ("34th" is 34). Two facts of one single-valued
    attribute conflict when each has a value the other lacks; the same value again is ``SAME``; a
    value plus detail ("my flat in Porto has a balcony") is neither, and both stay. A name beside the
    user's old name renames them ("Katherine now goes by Kit": the distiller writes the user by name).
+   Two facts of one attribute must also be about the same thing (cosine at least ``SAME_TOPIC``): an
+   everyday fact the examples misread as a job is far from the user's job. A work address or number
+   sits beside the personal one.
 
 Rules stay only where a rule is the simplest correct tool:
 
