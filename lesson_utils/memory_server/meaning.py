@@ -30,9 +30,7 @@ matrix products and, for a fact whose attribute can matter, one short embedding,
    attribute conflict when each has a value the other lacks; the same value again is ``SAME``; a
    value plus detail ("my flat in Porto has a balcony") is neither, and both stay. A name beside the
    user's old name renames them ("Katherine now goes by Kit": the distiller writes the user by name).
-   Two facts of one attribute must also be about the same thing (cosine at least ``SAME_TOPIC``): an
-   everyday fact the examples misread as a job is far from the user's job. A work address or number
-   sits beside the personal one.
+   A work address or number sits beside the personal one.
 
 Rules stay only where a rule is the simplest correct tool:
 
@@ -86,10 +84,6 @@ SINGLE_VALUED = frozenset("home name surname age employer job partner car phone 
 NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, (0.35, 0.5)
 #: Masked twins of two labels' examples this similar are the same wording: neither votes by wording.
 TWIN_CLASH = 0.925
-#: How similar two facts of one attribute must be to be about the same thing: a stray everyday fact that
-#: the examples read as a job or a name is far from the user's real job (below 0.2 for a quarter of the
-#: replacements on a blind filler; 1 of 205 dev updates).
-SAME_TOPIC = 0.2
 #: How much a label keeps when one reading gives it nothing (the product of the two readings' shares).
 AGREEMENT = 0.05
 _EXAMPLES: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -340,8 +334,6 @@ class MeaningDecider:
         label = self.label(new)  # the old one's label only when it can matter: it may embed a twin
         if label is None or label.split(":")[0] not in SINGLE_VALUED or label != self.label(old):
             return Verdict.UNRELATED
-        if float(np.dot(new.vector, old.vector)) < SAME_TOPIC:
-            return Verdict.UNRELATED  # one attribute by the examples, but the two facts are about other things
         if label == "schedule" and not self._activity(n) & self._activity(o):
             return Verdict.UNRELATED  # another activity's day
         if label in ("email", "phone") and bool(_FOR_WORK.search(new.text)) != bool(_FOR_WORK.search(old.text)):

@@ -54,8 +54,6 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from .subject import RELATION
-
 __all__ = ["DECIDERS", "EMAIL", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "masked",
            "named_subject", "value_words", "verdict"]
 
@@ -81,8 +79,6 @@ _VALUE = re.compile(rf"{EMAIL.pattern}|\+?\d(?:[\d\s\-:.]*\d)?"
                     r"April|May|June|July|August|September|October|November|December)\b)[A-Z][\w'\-]*(?:(?: (?:&|and|of|de|la|van|von))* [A-Z][\w'\-]*)*")
 
 
-#: A name right after a person's word says who, not what ("took their nephew Ruben to the zoo"): the twin drops it.
-_PERSON_NAMED = re.compile(rf"\b((?i:{RELATION}))\s+[A-Z][\w'\-]*(?=[\s,.;]|$)")
 _NAME_SUBJECT = re.compile(r"^(?!The\b)([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
 
 
@@ -101,12 +97,10 @@ def value_words(text: str) -> frozenset[str]:
 
 
 def masked(text: str) -> str:
-    """``text`` with its values replaced by one placeholder, a name as its subject by "The user" (as
-    the examples say) and a name after a person's word dropped: what the fact says, not which value or
-    whose name."""
+    """``text`` with its values replaced by one placeholder, and a name as its subject by "The user" (as
+    the examples say): what the fact says, not which value or whose name."""
     name = named_subject(text)
-    text = _PERSON_NAMED.sub(r"\1", "The user" + text[len(name):] if name else text)
-    return _VALUE.sub("X", text)
+    return _VALUE.sub("X", "The user" + text[len(name):] if name else text)
 
 
 class Verdict(str, Enum):

@@ -228,8 +228,6 @@ def test_the_one_pair_view_the_lesson_shows():
         ("Priya now goes by Pri.", "The user now goes by X."),          # the user's name as the subject
         ("Saffron has become the user's favourite spice.", "Saffron has become the user's favourite spice."),
         ("Priya's brother drives a Lada.", "The user's brother drives a X."),
-        ("The user met their cousin Tomás at the Lido.", "The user met their cousin at the X."),  # who, not what
-        ("The user walked their dog Biscuit by the Wear.", "The user walked their dog by the X."),
     ],
 )
 def test_the_masked_twin_keeps_the_wording_and_drops_the_values(text, twin):
@@ -321,7 +319,6 @@ def test_a_new_value_however_it_is_told_supersedes(decider, fact, old, new):
         ("The user lives in Bergen.", "Ivy from the user's choir lives in Oslo."),     # someone from the user's circle
         ("The user works at Brightwater.", "The user scrubbed the oven this afternoon."),  # small talk fills no slot
         ("The user's email is jo.k@postbox.example.", "For the office the user uses jkay@firm.example."),  # work beside own
-        ("The user is called Ines.", "On the school bus everyone called them Noodle, no clue why."),  # one label, far apart
         ("The user's name is Odile.", "Odile's new flatmate is called Odile too, which is awkward."),  # not a lead
     ],
 )
