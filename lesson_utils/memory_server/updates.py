@@ -146,6 +146,8 @@ _CEASED = re.compile(
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now|then|later|(?:\w+ed|became|bought|got|took|went|began|is|are|am))\b"
                       r"|;|(?:,|\s[\u2014\u2013-])\s*(?:now|it's|it is|the user|they're|they are|they|(?!(?:no|some|any|every)thing)\w+ing)\b", re.IGNORECASE)
 
+#: Where a clause ends just before the verb of leaving: "got a new number - the old one's cancelled", "joined Adatum
+#: and left their old company". A first clause of three words or more has already said what is new.
 _JOINED = re.compile(r"\s[\u2014\u2013-]\s|;|,?\s+and\s+(?:then\s+)?$")
 
 
@@ -153,9 +155,6 @@ def is_withdrawal(text: str) -> bool:
     """"No longer …", "not … any more", "stopped …", "gave up …" (:data:`LEAVING`) with nothing said in its place."""
     text = re.sub(r"n't\b", " not", " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…"))
     hit = _CEASED.search(text)
-    # "got a new number — the old one's cancelled": the clause before the dash already said what is new
-    # "got a new number - the old one's cancelled", "joined Adatum and left their old company": the first clause
-    # already said what is new
     joined = hit and _JOINED.search(text, 0, hit.start())
     said = joined and len(text[: joined.start()].split()) >= 3
     return hit is not None and not _ARRIVAL.search(text, hit.end()) and not said
