@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import cycle
 
 from ..language import extract_name, strip_remember_prefix
 from .fulltext import normalise_text
+from .updates import EMAIL
 
 
 @dataclass
@@ -166,7 +168,7 @@ def _third_person(verb: str) -> str:
 def _sentences(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
     for pattern, replacement in _CHAT_SPELLINGS:
-        text = re.sub(pattern, replacement, text)
+        text = _outside_addresses(lambda part: re.sub(pattern, replacement, part), text)  # noqa: B023
     parts = re.split(r"(?<=[.!?])(?<!\b[SsDdMm][trs]\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)", text)
     clauses: list[str] = []
     for part in parts:
@@ -239,9 +241,14 @@ def _rewrite_first_person(clause: str, subject: str) -> str:
         clause = re.sub(r"\b(?:my|our)\b", mid, clause, count=1, flags=re.IGNORECASE)
     replacements = {"my": "their", "mine": "theirs", "myself": "themselves", "me": "them",
                     "our": "their", "ours": "theirs", "us": "them", "we": "they", "I": "they"}
-    clause = re.sub(r"\b(my|mine|myself|me|our|ours|us|we|I)\b", lambda m: replacements[m.group(1)]
-                    if m.group(1) in replacements else m.group(1), clause)
-    return clause
+    return _outside_addresses(lambda part: re.sub(r"\b(my|mine|myself|me|our|ours|us|we|I)\b",
+                                                  lambda m: replacements[m.group(1)], part), clause)
+
+
+def _outside_addresses(edit: Callable[[str], str], text: str) -> str:
+    """``edit`` applied to ``text`` around its e-mail addresses, which stay as typed ("jb@proton.me" has no "me",
+    "u.ito@mail.jp" no "u")."""
+    return "".join(part if odd else edit(part) for odd, part in zip(cycle((False, True)), re.split(f"({EMAIL.pattern})", text)))
 
 
 def _rewrite_second_person(clause: str, subject: str) -> str:

@@ -140,11 +140,18 @@ LEAVING = (r"sold|left|quit|resigned from|g[ai]ve(?:n)? up|cut out|dropped(?: ou
 _CEASED = re.compile(
     rf"\b(?:no longer|(?:not|nobody|never)\s+(?:[\w\-]+\s+){{0,8}}?(?:any ?more|any longer)\s*(?=$|,)|"
     rf"(?:has |have )?(?:stop(?:ped|s)|quits?|ceased to)|{LEAVING})\b", re.IGNORECASE)
+#: A deed of the user's, told in the past: "signed", "bought", "took".
+_DEED = r"(?:[a-z]+ed|became|bought|got|took|went|began|found|made|met)"
 #: "quit the mill and signed on with a brewery" is a change, not a withdrawal: a clause follows ("…, starting at
 #: Fenwick on Monday" too). Read as a withdrawal, the new half would be lost; read as a change, the departure
 #: still replaces what was left.
-_ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:now|then|later|(?:\w+ed|became|bought|got|took|went|began|is|are|am))\b"
+_ARRIVAL = re.compile(rf"\b(?:and|but)\s+(?:now|then|later|{_DEED}|is|are|am)\b"
                       r"|;|(?:,|\s[\u2014\u2013-])\s*(?:now|it's|it is|the user|they're|they are|they|(?!(?:no|some|any|every)thing)\w+ing)\b", re.IGNORECASE)
+
+#: After a verb of leaving, a clause that goes on with another deed of the user's ("left the mill, signed with
+#: Fenwick", "broke up with Luca and have been dating Sione"): the departure replaces what was left, and what
+#: came in its place is kept.
+_WENT_ON = re.compile(rf"(?:,|\s[\u2014\u2013-]|\s+and)\s+(?:then\s+|just\s+)?(?!(?:{LEAVING})\b)(?:{_DEED}|ha(?:ve|s)\s+been)\b")
 
 #: Where a clause ends just before the verb of leaving: "got a new number - the old one's cancelled", "joined Adatum
 #: and left their old company". A first clause of three words or more has already said what is new.
@@ -157,7 +164,8 @@ def is_withdrawal(text: str) -> bool:
     hit = _CEASED.search(text)
     joined = hit and _JOINED.search(text, 0, hit.start())
     said = joined and len(text[: joined.start()].split()) >= 3
-    return hit is not None and not _ARRIVAL.search(text, hit.end()) and not said
+    went_on = hit is not None and re.fullmatch(LEAVING, hit.group(), re.IGNORECASE) and _WENT_ON.search(text, hit.end())
+    return hit is not None and not _ARRIVAL.search(text, hit.end()) and not said and not went_on
 
 
 def make_decider(

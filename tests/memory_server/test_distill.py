@@ -231,3 +231,12 @@ def test_a_real_second_fact_after_a_comma_is_still_kept(said, facts):
 ])
 def test_phone_typing_is_read_as_it_is_meant(said, facts):
     assert texts(Turn("user", said)) == facts
+
+
+@pytest.mark.parametrize(("said", "facts"), [
+    ("email me at ana.me@kpn.nl", ["Email them at ana.me@kpn.nl."]),
+    ("my address is u.okoro@mail.ng now", ["The user's address is u.okoro@mail.ng now."]),
+    ("I switched, it's our.house@web.de", ["The user switched, it's our.house@web.de."]),
+])
+def test_an_email_address_is_kept_as_typed(said, facts):
+    assert texts(Turn("user", said)) == facts  # its "me", "u" and "our" are no pronouns

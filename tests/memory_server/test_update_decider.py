@@ -335,7 +335,12 @@ def test_near_misses_stay_apart(decider, fact, old, new):
      ("The user resigned from the council, starting at a charity in May.", False),  # the new half is kept
      ("The user packed up the allotment for good.", True),
      ("The user stopped cycling, nothing to do with the weather.", True),
-     ("The user signed with a new agency and left the old one.", False)],  # the first clause is the arrival
+     ("The user signed with a new agency and left the old one.", False),  # the first clause is the arrival
+     ("The user walked away from the co-op, enrolled at a nursing school in autumn.", False),  # another deed follows
+     ("The user split from Arne and has been seeing Ilse since June.", False),
+     ("The user sold the caravan, then bought a narrowboat.", False),
+     ("The user gave up the plot, the weeds won.", True),  # a remark with a subject of its own
+     ("The user left the quiz team and never looked back.", True)],
 )
 def test_a_clause_after_a_comma_can_be_the_arrival(text, withdrawal):
     assert is_withdrawal(text) is withdrawal
