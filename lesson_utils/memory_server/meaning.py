@@ -37,8 +37,9 @@ Rules stay only where a rule is the simplest correct tool:
 * **subject** — a fact about someone else ("Alex's brother lives in Oslo", "the user's dog is called
   Rolo", "the user's shop moved to Rye") never supersedes the user's. The possessive chain is read by
   ``subject.py``, as search reads it: "the user's partner's mum" is the mum's. A fact about the user's
-  partner alone that the examples read as the partner attribute ("the user's new partner, Ana, …",
-  "the user's partner's name is Ana") is the user's;
+  partner alone that names them and that the examples read as the partner attribute ("the user's new
+  partner, Ana, …", "the user's partner's name is Ana") is the user's; what the partner did ("the user's
+  wife got them tickets") is the partner's;
 * **not current** (``timeframe.not_current``: "years ago", "as a child", "back in uni", "would love to",
   "if they won") — the distant past or a wish holds no current value, so it neither supersedes nor is
   superseded;
@@ -118,6 +119,8 @@ _LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)(?![^,;]*(?:\b(
 #: The words that make a fact a favourite (one per kind) rather than a like (many at once).
 _PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b",
                          re.IGNORECASE)
+#: A partner word followed by the partner's name or what they are called: the partner attribute itself.
+_NAMES_PARTNER = re.compile(rf"\b(?i:{PARTNER})(?:'s\s+name\b|[^,.;]{{0,20}}?\b(?:is|was|been|called|named)\b|,?\s+[A-Z])")
 _FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
 _KIND = re.compile(r"\bfavou?rite\s+([a-z]+)", re.IGNORECASE)
 _KIND_SYNONYMS = {"movie": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food"}
@@ -127,8 +130,9 @@ def _whose(line: str) -> str | None:
     """Whose fact it is when not the user's, read by ``subject.py`` (search reads the subject there too): a
     possessive chain with a relation word among a link's first words ("sister's boyfriend", "partner's mum",
     "choir director") or a person named right after them ("the user's physio Dana"), or a member of the
-    user's circle ("Ivy from the user's choir")."""
-    links = possessed(line)
+    user's circle ("Ivy from the user's choir", "the user's rafael from work"). A word or two before the
+    possessive ("ngl the user's stepdad …", "Yesterday the user's nephew …") does not hide it."""
+    links = possessed(re.sub(r"^(?!(?i:from|at|of|in|on|with|to|by|for)\b)[\w-]+\s+(?=(?i:the user's)\s)", "", line))
     if links is None:
         return group_member(line)
     if len(links) > 1 and links[-1].casefold().startswith("name"):  # "the user's partner's name is Ana": the partner
@@ -139,7 +143,8 @@ def _whose(line: str) -> str | None:
         size = next((i for i, w in enumerate(words[:3]) if w[:1].isupper() or w.casefold() in _PHRASE_END), len(words[:3]))
         phrase = [w for w in words[:size] if w.casefold() not in MODIFIERS]
         kin = [w for w in phrase if _RELATION.fullmatch(w.removeprefix("ex-"))]
-        named = size < min(3, len(words)) and words[size][:1].isupper() and words[size].casefold() not in _TIME
+        named = size < min(3, len(words)) and ((words[size][:1].isupper() and words[size].casefold() not in _TIME)
+                                               or words[size].casefold() == "from")
         someone = someone or bool(kin) or bool(phrase and named and re.match(rf"{' '.join(words[:size])}\s+\w", link))
         heads.append(kin[0] if kin else " ".join(phrase))
     return "'s ".join(heads).casefold() if someone else None  # a lone partner word can be the user's partner
@@ -285,8 +290,10 @@ class MeaningDecider:
         return label if label is not None and label.split(":")[0] in SINGLE_VALUED else None
 
     def _about_user(self, fact: Fact, reading: Reading) -> bool:
-        """The user's, or about the user's partner when that is what it says ("the user's new partner, Ana, …")."""
+        """The user's, or about the user's partner when it names them ("the user's new partner, Ana, …", "the
+        user's wife is called Ana"), not when it tells what they did ("the user's wife got them tickets")."""
         return reading.relation is None or (re.fullmatch(PARTNER, reading.relation) is not None
+                                            and _NAMES_PARTNER.search(fact.text) is not None
                                             and self.label(fact) == "partner")
 
     def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:

@@ -33,12 +33,11 @@ __all__ = ["KIN_GROUPS", "MODIFIERS", "PARTNER", "RELATION", "about_someone_else
 
 PARTNER = r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse"
 #: People and animals in someone's life (and the user's shop or office), as a pattern to match without case;
-#: kin words take step-, half- and great- ("great-aunt"), and any "-mate" is someone the user shares something
-#: with ("bandmate", "roommate").
-RELATION = (rf"(?:{PARTNER}|(?:step|half-|great-)?(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|"
-            r"child|children|kids?|aunt|uncle|niece|nephew|grand\w+)|friends?|pals?|buddy|colleagues?|boss|manager|"
-            r"teacher|coach|landlord|landlady|neighbou?r|cousin|\w*mates?|dog|cat|puppy|kitten|pet|horse|rabbit|"
-            r"shop|business|office)")
+#: kin words take step-, half-, great- and god- ("great-aunt", "godmother") and -in-law, any "-mate" is someone
+#: the user shares something with ("bandmate", "roommate"), and an ex is someone else too.
+RELATION = (rf"(?:(?:{PARTNER}|(?:step|half-|great-|god)?(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|"
+            r"child|children|kids?|aunt|uncle|niece|nephew|grand\w+|cousin))(?:-in-laws?)?|ex|friends?|pals?|buddy|"
+            r"colleagues?|co-?workers?|boss|manager|teacher|coach|landlord|landlady|neighbou?r|\w*mates?|dog|cat|puppy|kitten|pet|horse|rabbit|shop|business|office)")
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 #: "'s" before a function word is "is" or "has" ("the user's home's in Hull", "the swim's been moved"), not a possessive.

@@ -396,6 +396,27 @@ def test_a_possessive_chain_is_about_its_last_link(decider, fact, old, new):
 @pytest.mark.parametrize(
     ("old", "new"),
     [
+        ("The user lives in Tromsø.", "The user's father-in-law lives in Bodø now."),         # in-laws
+        ("The user is 36.", "The user's goddaughter turned 7 on Sunday."),                    # god-
+        ("The user works at Pellow Foods.", "The user's ex works at Garnock Mills."),          # an ex
+        ("The user is a welder.", "The user's co-worker is a qualified electrician now."),
+        ("The user lives in Aveiro.", "The user's priya from yoga moved to Braga."),           # a name typed in lower case
+        ("The user drives a Kia Picanto.", "Tbh the user's stepmum drives a Mini now."),       # a word before the possessive
+        ("The user's partner is Oskar.", "The user's husband got them a ticket to see Gravel Choir."),  # a deed, not a name
+    ],
+)
+def test_other_people_in_the_users_life_are_someone_else(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
+
+
+def test_a_partner_named_a_few_words_on_is_still_the_partner(decider, fact):
+    assert verdict(decider, fact, "The user's girlfriend is Wren.", "The user's partner these days is Dagny.") \
+        is Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
         ("The user's boyfriend's name is Idris.", "The user is going out with Bram now."),  # a name names the link before it
         ("The user's flat's in Hull.", "The user has moved to Derby."),              # "'s in": "is", not a possessive
     ],
