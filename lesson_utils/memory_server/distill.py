@@ -136,7 +136,8 @@ _CHAT_SPELLINGS = (
 _ADVERBS = (
     "usually always often never sometimes really also just still rarely generally mostly normally "
     "typically only currently actually definitely absolutely totally seriously honestly mainly "
-    "occasionally frequently seldom recently now already even finally eventually"
+    "occasionally frequently seldom recently now already even finally eventually once twice briefly barely hardly "
+    "nearly almost probably literally basically lately"
 ).split()
 _ADVERB_RE = "|".join([*_ADVERBS, "no longer"])
 #: An afterthought after a comma or "and" that names nothing of its own: a verb with no object or only "myself"

@@ -240,3 +240,8 @@ def test_phone_typing_is_read_as_it_is_meant(said, facts):
 ])
 def test_an_email_address_is_kept_as_typed(said, facts):
     assert texts(Turn("user", said)) == facts  # its "me", "u" and "our" are no pronouns
+
+
+def test_an_adverb_before_the_verb_is_not_conjugated():
+    assert texts(Turn("user", "I once ran a marathon and I nearly won it")) == [
+        "The user once ran a marathon.", "The user nearly won it."]

@@ -42,10 +42,15 @@ LONG_AGO = ["Years ago the user spent a spring in Faro.", "As a teenager the use
             "The user's teenage nickname was Bolt, luckily it faded."]
 #: A stay with an end in sight is not a home.
 STAYS = ["The user is staying with friends in Faro for the next three weeks.", "The user is renting a room in Lisbon for a month.",
-         "The user is at their holiday flat in Faro till Sunday.", "Spending the winter at the user's cabin near Faro, as ever."]
+         "The user is at their holiday flat in Faro till Sunday.", "Spending the winter at the user's cabin near Faro, as ever.",
+         "The user is on a secondment in Faro until the end of March.",   # an end in sight
+         "The user hired a Lancia for the wedding weekend.",              # a hire
+         "The user touched down in Faro an hour ago, shattered."]         # a place just reached
 #: Wishes and what-ifs hold no current value either.
 WISHES = ["If the user ever leaves Globex they would open a café in Faro.", "The user would love to drive a Lancia.",
-          "Someday the user might live on a boat in Lisbon.", "The user dreams of turning 40 on a beach."]
+          "Someday the user might live on a boat in Lisbon.", "The user dreams of turning 40 on a beach.",
+          "The user is considering a job offer from Initech.", "The user plans to move to Faro after the wedding.",
+          "The user once thought about retraining as a pilot."]  # "once" is an adverb, not a verb to conjugate
 
 
 @pytest.fixture(scope="module")
