@@ -18,7 +18,7 @@ The update decider asks :func:`not_current`: a fact framed as the distant past, 
 what-if, fills no attribute now. It leaves out "last year" ("The user moved to Lima last year" is
 still where they live) and "once a week" (a schedule), and adds the scenes a life story is told in
 ("back in uni", "grew up", "their first car was") and the moods that hold nothing yet ("if" — not "if that's okay" —, "would",
-"might", "one day", "dreams of", "fancies", "considered", "plans to"): "The user would love to retire in Norway" says nothing
+"might", "one day", "dreams of", "fancies", "considered", "plans to", "has to", "must"): "The user would love to retire in Norway" says nothing
 about where they live. A name asked for ("would like to be called Ash") and a preference ("would
 rather") are current, so "would" before them is not a wish. A stay with an end in sight ("renting in
 Lisbon for a month", "in Peru until June", "at their holiday cottage"), a hire ("rented a van for the move")
@@ -46,7 +46,7 @@ _SCENES = (r"back in|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\
            r"(?:'s|their|his|her) (?:old|former|teenage|childhood|school|uni|college) (?:\w+ ){0,2}(?:was|were)|when (?:the user|they|[A-Z]\w+) (?:was|were)")
 _WISHES = (r"if(?! (?:that's|that is|it's|it is) (?:ok|okay|alright|all right|fine)| you (?:don't|do not) mind| possible)|would(?! (?:rather|prefer|like to be (?:called|known|addressed)))|might|some ?day|one day|dream(?:s|ed|ing)?"
            r"|fanc(?:ies|ied)|wonders?|wish(?:es)?|in another life|consider(?:s|ed|ing)|thinking (?:about|of)|"
-           r"plan(?:s|ned|ning)? to|hop(?:es|ed|ing) to|tempted to")
+           r"plan(?:s|ned|ning)? to|hop(?:es|ed|ing) to|tempted to|must(?! be)|needs? to|ha(?:s|ve) to(?! be)|should|ought to")
 #: A stay with an end in sight is not where the user lives ("in Lisbon for a month", "in Peru until June", "the
 #: holiday cottage"), a hire is not what they own ("rented a van for the move"), and a place just reached is a trip
 #: ("just landed in Quito").
@@ -54,7 +54,7 @@ _STAYS = (r"(?:until|till|til) (?:the end of |next |this |mid-?|early |late )?\w
           r"|(?:landed|touched down|arrived) (?:in|at)"
           r"|(?:staying|stays|renting|rents|stopping|sub-?letting|house-?sitting)\b[^,;.]{0,50}?\bfor (?:the next |another )?"
           r"(?:a|an|one|two|three|four|five|six|few|couple of|\d+) (?:night|day|week|month)s?"
-          r"|for the (?:summer|winter|weekend|holidays?)|(?:spending|spends|spent) the (?:summer|winter|weekend)"
+          r"|for the (?:next )?(?:summer|winter|weekend|holidays?|week|fortnight|month)|(?:spending|spends|spent) the (?:summer|winter|weekend)"
           r"|holiday (?:home|cottage|flat|house|let)|airbnb")
 _NOT_CURRENT = re.compile(rf"\b(?:{_DISTANT}|{_SCENES}|{_WISHES}|{_STAYS})\b|^{_DECADES}\b", re.IGNORECASE)
 

@@ -45,12 +45,14 @@ STAYS = ["The user is staying with friends in Faro for the next three weeks.", "
          "The user is at their holiday flat in Faro till Sunday.", "Spending the winter at the user's cabin near Faro, as ever.",
          "The user is on a secondment in Faro until the end of March.",   # an end in sight
          "The user hired a Lancia for the wedding weekend.",              # a hire
-         "The user touched down in Faro an hour ago, shattered."]         # a place just reached
+         "The user touched down in Faro an hour ago, shattered.",         # a place just reached
+         "The user is house-minding in Faro for the fortnight."]
 #: Wishes and what-ifs hold no current value either.
 WISHES = ["If the user ever leaves Globex they would open a café in Faro.", "The user would love to drive a Lancia.",
           "Someday the user might live on a boat in Lisbon.", "The user dreams of turning 40 on a beach.",
           "The user is considering a job offer from Initech.", "The user plans to move to Faro after the wedding.",
-          "The user once thought about retraining as a pilot."]  # "once" is an adverb, not a verb to conjugate
+          "The user once thought about retraining as a pilot.",  # "once" is an adverb, not a verb to conjugate
+          "The user has to drive a Lancia to Faro for a client.", "The user needs to chase Initech about an invoice."]
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +99,12 @@ def test_one_of_several_favourites_adds_to_the_favourite_it_does_not_replace_it(
     decider, embed = decider_and_embed
     old, new = _facts(embed, ["The user's favourite film is Alien.", "One of the user's favourite films is Heat."])
     assert decider.decide(new, [old]) == [Verdict.UNRELATED]
+
+
+def test_a_favourite_that_has_to_be_something_is_a_favourite_not_a_chore(decider_and_embed):
+    decider, embed = decider_and_embed
+    old, new = _facts(embed, ["The user's favourite tea is Assam.", "Lately the user's favourite tea has to be rooibos."])
+    assert decider.decide(new, [old]) == [Verdict.SUPERSEDES]
 
 
 def test_a_move_told_with_last_year_still_replaces_the_old_home(decider_and_embed):
