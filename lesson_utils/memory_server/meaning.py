@@ -49,6 +49,9 @@ Rules stay only where a rule is the simplest correct tool:
   words' first letters: "carpentry" names "carpenter"), so "sold my Corolla and bought a Tesla"
   replaces the Corolla while two cars said plainly stay;
 * **additive words** ("also", "too", "as well", "another") add, never replace;
+* **a time that comes round again** (``timeframe.RECURRING``: "on Wednesdays", "every other Sunday") makes a
+  fact a schedule when the examples read no other single-valued attribute in it: "goes climbing on Wednesdays"
+  is a schedule whatever the activity, though its nearest example is "once climbed a volcano";
 * **preference words** ("favourite", "prefers", "go-to", "of choice" …) make a fact a favourite of one
   kind, their absence a like of many: "prefers tea" and "likes tea" differ in that word, not in topic;
 * **polarity** — "likes tea" and "does not like tea" (or a stored "no longer …") are the same words
@@ -71,7 +74,7 @@ from typing import Any
 import numpy as np
 
 from .subject import MODIFIERS, PARTNER, RELATION, group_member, possessed
-from .timeframe import not_current
+from .timeframe import RECURRING, not_current
 from .updates import EMAIL, LEAVING, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
@@ -280,7 +283,10 @@ class MeaningDecider:
         # both readings must agree: a label only the value pulls towards ("logistics") loses to one both back
         votes = {label: float(np.prod([poll.get(label, 0.0) + AGREEMENT for poll in polls]))
                  for label in set().union(*polls)}
-        return max(votes, key=votes.__getitem__) if votes else None
+        voted = max(votes, key=votes.__getitem__) if votes else None
+        if RECURRING.search(fact.text) and (voted or "").split(":")[0] not in SINGLE_VALUED:
+            return "schedule"  # "goes climbing on Wednesdays" is a schedule whatever the activity ("climbed a volcano")
+        return voted
 
     def attribute(self, fact: Fact) -> str | None:
         reading = read(fact.text)  # the rules first: they are cheap, and most facts stop here

@@ -29,7 +29,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["about_now", "long_past", "not_current"]
+__all__ = ["RECURRING", "about_now", "long_past", "not_current"]
+
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+#: A time that comes round again ("on Wednesdays", "every other Sunday", "weekday mornings"): what a schedule says.
+RECURRING = re.compile(rf"\b(?:(?:every|each)\s+(?:other\s+|second\s+)?(?:{_DAY}|day|morning|afternoon|evening|night|week|weekend"
+                       rf"|fortnight|month)|{_DAY}s|weekday|mornings|afternoons|evenings|nights|weekends|weekly|fortnightly)\b",
+                       re.IGNORECASE)
 
 _PRESENT = re.compile(r"\b(?:am|is|are|do|does|have|has|now|currently|these days|at the moment|nowadays)\b|'s\b|'re\b|'m\b",
                       re.IGNORECASE)

@@ -409,6 +409,19 @@ def test_other_people_in_the_users_life_are_someone_else(decider, fact, old, new
     assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "replaced"),
+    [
+        ("The user goes canoeing on Tuesdays.", "The user goes canoeing on Fridays now.", True),
+        ("The user plays darts on Thursdays.", "The user plays darts on Monday evenings now.", True),
+        ("The user goes birdwatching every Sunday.", "The user goes birdwatching on weekday mornings now.", True),
+        ("The user rides a Vespa at weekends.", "The user goes kayaking on Sundays.", False),  # another activity
+    ],
+)
+def test_a_time_that_comes_round_again_is_a_schedule_whatever_the_activity(decider, fact, old, new, replaced):
+    assert (verdict(decider, fact, old, new) is Verdict.SUPERSEDES) is replaced
+
+
 def test_a_partner_named_a_few_words_on_is_still_the_partner(decider, fact):
     assert verdict(decider, fact, "The user's girlfriend is Wren.", "The user's partner these days is Dagny.") \
         is Verdict.SUPERSEDES
