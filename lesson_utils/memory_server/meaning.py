@@ -53,7 +53,9 @@ Rules stay only where a rule is the simplest correct tool:
   fact a schedule when the examples read no other single-valued attribute in it: "goes climbing on Wednesdays"
   is a schedule whatever the activity, though its nearest example is "once climbed a volcano";
 * **preference words** ("favourite", "prefers", "go-to", "of choice" …) make a fact a favourite of one
-  kind, their absence a like of many: "prefers tea" and "likes tea" differ in that word, not in topic;
+  kind, their absence a like of many: "prefers tea" and "likes tea" differ in that word, not in topic; the
+  user's liking with no preference word ("loves shakshuka", "is really into fado") is a like, however near a
+  name or a job its words sit; a name given to something else ("will call it Biscuit") is not the user's;
 * **polarity** — "likes tea" and "does not like tea" (or a stored "no longer …") are the same words
   with the sign flipped: the newer wins. The sign is the main clause's (the one naming the user):
   "not teaching any more, the user is a librarian" states a new job;
@@ -124,6 +126,12 @@ _PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|ra
                          re.IGNORECASE)
 #: A partner word followed by the partner's name or what they are called: the partner attribute itself.
 _NAMES_PARTNER = re.compile(rf"\b(?i:{PARTNER})(?:'s\s+name\b|[^,.;]{{0,20}}?\b(?:is|was|been|called|named)\b|,?\s+[A-Z])")
+#: The user's liking of something ("the user loves shakshuka", "they are really into fado"): a like, one of many.
+_LIKING = re.compile(r"(?:\b(?i:the user|they)|^[A-Z][\w\-]*)\s+(?:\w+ly\s+|really\s+|just\s+)?(?:loves|likes|enjoys|adores|hates|"
+                     r"dislikes|(?:is|are) (?:really |totally )?into|(?:is|are) (?:a |such a )?(?:big |huge )?(?:fan of|sucker for)|"
+                     r"(?:is|are) obsessed with)\b")
+#: A name given to someone or something else ("will call it Biscuit", "named her Pip"), not to the user.
+_NAMING_ANOTHER = re.compile(r"\b(?i:call(?:s|ed|ing)?|nam(?:e|es|ed|ing))\s+(?:it|him|her)\b")
 _FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
 _KIND = re.compile(r"\bfavou?rite\s+([a-z]+)", re.IGNORECASE)
 _KIND_SYNONYMS = {"movie": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food"}
@@ -133,8 +141,11 @@ def _whose(line: str) -> str | None:
     """Whose fact it is when not the user's, read by ``subject.py`` (search reads the subject there too): a
     possessive chain with a relation word among a link's first words ("sister's boyfriend", "partner's mum",
     "choir director") or a person named right after them ("the user's physio Dana"), or a member of the
-    user's circle ("Ivy from the user's choir", "the user's rafael from work"). A word or two before the
-    possessive ("ngl the user's stepdad …", "Yesterday the user's nephew …") does not hide it."""
+    user's circle ("Ivy from the user's choir", "the user's rafael from work"), or whatever a name is given
+    to ("will call it Biscuit"). A word before the possessive ("ngl the user's stepdad …", "Yesterday the
+    user's nephew …") does not hide it."""
+    if _NAMING_ANOTHER.search(line):
+        return "it"
     links = possessed(re.sub(r"^(?!(?i:from|at|of|in|on|with|to|by|for)\b)[\w-]+\s+(?=(?i:the user's)\s)", "", line))
     if links is None:
         return group_member(line)
@@ -260,7 +271,10 @@ class MeaningDecider:
         if examples is None or examples[0].shape[1] != np.asarray(fact.vector).shape[-1]:
             return None
         # "prefers tea" and "likes tea" differ in one word, not in topic: that word picks favourite or like
-        family = ~self._likes if _PREFERENCE.search(fact.text) else ~self._favourite
+        preferred = _PREFERENCE.search(fact.text)
+        if not preferred and _LIKING.search(fact.text):
+            return "likes"  # "loves shakshuka" is one like among many, however near a name or a job it sounds
+        family = ~self._likes if preferred else ~self._favourite
         twin = masked(fact.text)
         twin_vector = fact.vector if twin == fact.text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
         # an example that shares the fact's value ("born outside Cork" for "based in Cork") is near by that value

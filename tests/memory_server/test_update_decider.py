@@ -422,6 +422,14 @@ def test_a_time_that_comes_round_again_is_a_schedule_whatever_the_activity(decid
     assert (verdict(decider, fact, old, new) is Verdict.SUPERSEDES) is replaced
 
 
+@pytest.mark.parametrize("text", [
+    "The user loves shakshuka.", "The user adores Wagner.",   # a like, however near a name it sounds
+    "The user will call it Biscuit.", "The user calls him Captain.",  # a name given to something or someone else
+])
+def test_a_liking_or_a_name_given_to_another_fills_no_attribute(decider, fact, text):
+    assert decider.attribute(fact(text)) is None
+
+
 def test_a_partner_named_a_few_words_on_is_still_the_partner(decider, fact):
     assert verdict(decider, fact, "The user's girlfriend is Wren.", "The user's partner these days is Dagny.") \
         is Verdict.SUPERSEDES
