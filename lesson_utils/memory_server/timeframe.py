@@ -21,8 +21,9 @@ still where they live) and "once a week" (a schedule), and adds the scenes a lif
 "might", "one day", "dreams of", "fancies", "considered", "plans to", "has to", "must"): "The user would love to retire in Norway" says nothing
 about where they live. A name asked for ("would like to be called Ash") and a preference ("would
 rather") are current, so "would" before them is not a wish. A stay with an end in sight ("renting in
-Lisbon for a month", "in Peru until June", "at their holiday cottage"), a hire ("rented a van for the move")
-and a place just reached ("landed in Quito") are not a home or a car either.
+Lisbon for a month", "in Peru until June", "spending September in Kenya", "at their holiday cottage", "moved
+just for today"), a hire ("rented a van for the move") and a place just reached ("landed in Quito", "got to
+Krakow late") are not a home or a car either.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ _DISTANT = (r"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|used to|(?<=
 _LONG_PAST = re.compile(rf"\b(?:{_DISTANT}|{_DECADES}|last year)\b", re.IGNORECASE)
 #: For the decider a decade sets the scene only when it leads ("In their twenties the user …"); at the
 #: end it tells an age ("… so that's them in their thirties").
-_SCENES = (r"back in|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\w+ ){1,4}(?:was|were)|"
+_SCENES = (r"back (?:in|when)|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\w+ ){1,4}(?:was|were)|"
            r"(?:'s|their|his|her) (?:old|former|teenage|childhood|school|uni|college) (?:\w+ ){0,2}(?:was|were)|when (?:the user|they|[A-Z]\w+) (?:was|were)")
 _WISHES = (r"if(?! (?:that's|that is|it's|it is) (?:ok|okay|alright|all right|fine)| you (?:don't|do not) mind| possible)|would(?! (?:rather|prefer|like to be (?:called|known|addressed)))|might|some ?day|one day|dream(?:s|ed|ing)?"
            r"|fanc(?:ies|ied)|wonders?|wish(?:es)?|in another life|consider(?:s|ed|ing)|thinking (?:about|of)|"
@@ -56,11 +57,14 @@ _WISHES = (r"if(?! (?:that's|that is|it's|it is) (?:ok|okay|alright|all right|fi
 #: A stay with an end in sight is not where the user lives ("in Lisbon for a month", "in Peru until June", "the
 #: holiday cottage"), a hire is not what they own ("rented a van for the move"), and a place just reached is a trip
 #: ("just landed in Quito").
-_STAYS = (r"(?:until|till|til) (?:the end of |next |this |mid-?|early |late )?\w+|(?:rented|hired|borrowed) [^,;.]{0,40}?\bfor the"
-          r"|(?:landed|touched down|arrived) (?:in|at)"
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_STAYS = (rf"(?:until|till|til) (?:the end of |next |this |mid-?|early |late )?\w+|through (?:the end of )?{_MONTH}"
+          r"|(?:rented|hired|borrowed) [^,;.]{0,40}?\bfor the|(?:just )?for (?:today|tonight|the day)"
+          r"|(?:landed|touched down|arrived) (?:in|at)|got (?:in)?to (?-i:[A-Z])\w*"
+          rf"|(?:spending|spends|spent) (?:the |a |this |next |two |three |a few )?(?:\w+ )?(?:{_MONTH}|summer|winter|spring|autumn|weekend|week|month)s?"
           r"|(?:staying|stays|renting|rents|stopping|sub-?letting|house-?sitting)\b[^,;.]{0,50}?\bfor (?:the next |another )?"
           r"(?:a|an|one|two|three|four|five|six|few|couple of|\d+) (?:night|day|week|month)s?"
-          r"|for the (?:next )?(?:summer|winter|weekend|holidays?|week|fortnight|month)|(?:spending|spends|spent) the (?:summer|winter|weekend)"
+          r"|for the (?:next )?(?:summer|winter|weekend|holidays?|week|fortnight|month)"
           r"|holiday (?:home|cottage|flat|house|let)|airbnb")
 _NOT_CURRENT = re.compile(rf"\b(?:{_DISTANT}|{_SCENES}|{_WISHES}|{_STAYS})\b|^{_DECADES}\b", re.IGNORECASE)
 

@@ -37,7 +37,7 @@ SOMEONE_ELSE = [
 USERS_OWN = ["The user works at Globex.", "The user lives in Braga.", "The user is 37.", "The user drives a Kia."]
 LONG_AGO = ["Years ago the user spent a spring in Faro.", "As a teenager the user worked at a cinema.",
             "In their twenties the user drove a Lancia around Sicily.", "The user's first job was at a cinema in Porto.",
-            "Back in school the user lived above a bakery in Faro.",
+            "Back in school the user lived above a bakery in Faro.", "Back when the user lived in Faro the rent was cheap.",
             "The user's first proper job after college was at a cinema in Porto.",
             "The user's teenage nickname was Bolt, luckily it faded."]
 #: A stay with an end in sight is not a home.
@@ -46,7 +46,9 @@ STAYS = ["The user is staying with friends in Faro for the next three weeks.", "
          "The user is on a secondment in Faro until the end of March.",   # an end in sight
          "The user hired a Lancia for the wedding weekend.",              # a hire
          "The user touched down in Faro an hour ago, shattered.",         # a place just reached
-         "The user is house-minding in Faro for the fortnight."]
+         "The user is house-minding in Faro for the fortnight.",
+         "The user is spending October in Faro with their aunt.", "The user got to Faro at midnight, no taxis.",
+         "The user is covering the Faro branch through November.", "The user is 40 minutes from Faro just for today."]
 #: Wishes and what-ifs hold no current value either.
 WISHES = ["If the user ever leaves Globex they would open a café in Faro.", "The user would love to drive a Lancia.",
           "Someday the user might live on a boat in Lisbon.", "The user dreams of turning 40 on a beach.",
