@@ -108,8 +108,11 @@ _SUBJECTLESS = re.compile(
     re.IGNORECASE)
 _NOT_NOUN = (r"(?!(?i:the|an?|th[ia]t|these|those|its?|s?he|his|her|they|their|there|here|you|your|all|each|"
              r"wh(?:at|o|ich|en|ere|y)|no|none|(?:every|some|any|no)(?:one|body|thing|where))\b)")
-_BARE_NOUN = re.compile(rf"^(?!(?i:.*{_FIRST_PERSON.pattern}))(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)"
-                        rf"(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed)\b)")
+_BARE_NOUN = re.compile(rf"^(?!(?i:.*{_FIRST_PERSON.pattern}))(?P<lead>(?i:since|from|after|as of)\b[^,]{{1,40}},\s+)?"
+                        rf"(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)"
+                        rf"(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed|[a-z]+s)\b)")
+#: A value in a clause: a number or an e-mail address ("personal number is 0412 …", "work email is …").
+_A_VALUE = re.compile(rf"\d|{EMAIL.pattern}")
 _NEWS = re.compile(r"(?i)\b(?:(?P<weekly>every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|"
                    r"evenings|nights|weekends)|now|these days|nowadays|any ?more|as of|since|new|moved|switched|changed)\b")
 _ITS_NAME = re.compile(r"^(?:his|her|their|its) name(?: is|'s)\s+(?=\S)", re.IGNORECASE)
@@ -198,7 +201,8 @@ def _clean(clause: str) -> str | None:
 
 
 def _own(clause: str, following: str) -> str:
-    """News without a subject, given the words it lacks; a bare noun phrase needs a weekly time or (2+ words) a change.
+    """News without a subject, given the words it lacks; a bare noun phrase needs a weekly time, or (2+ words) a change
+    or a number or address ("personal number is …"), or to be a favourite; a lead ("From this term, …") stays first.
     A thing the next clause names ("got a puppy" + "her name is Mo") is told with its name: "got a puppy called Mo"."""
     labelled, subjectless, bare = (p.match(clause) for p in (_LABELLED, _SUBJECTLESS, _BARE_NOUN))
     if labelled and not _FIRST_PERSON.search(clause):
@@ -207,8 +211,11 @@ def _own(clause: str, following: str) -> str:
         lead, rest = clause[:max(subjectless.end("lead"), 0)], clause[max(subjectless.end("lead"), 0):]
         rest = rest.split(",")[0] if subjectless.lastgroup == "I_am" else rest
         clause = f"{lead}{str(subjectless.lastgroup).replace('_', ' ')} {rest[0].lower()}{rest[1:]}"
-    elif bare and any(" " in bare["np"] or (m["weekly"] and m.start() >= bare.end()) for m in _NEWS.finditer(clause)):
-        clause = f"my {clause[0].lower()}{clause[1:]}"
+    elif bare and (any(" " in bare["np"] or (m["weekly"] and m.start() >= bare.end()) for m in _NEWS.finditer(clause))
+                   or (" " in bare["np"] and _A_VALUE.search(clause, bare.end()))
+                   or re.search(r"(?i)\bfavou?rite\b", bare["np"])):  # "favourite food has always been pierogi"
+        lead, rest = clause[:bare.start("np")], clause[bare.start("np"):]
+        clause = f"{lead}my {rest[0].lower()}{rest[1:]}"
     named = _ITS_NAME.match(following)
     return f"{clause} called {following[named.end():]}" if named and re.search(r"\ban?\s+(?:[a-z]+\s+)?[a-z]+$", clause) else clause
 

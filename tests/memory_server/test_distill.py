@@ -242,6 +242,15 @@ def test_an_email_address_is_kept_as_typed(said, facts):
     assert texts(Turn("user", said)) == facts  # its "me", "u" and "our" are no pronouns
 
 
+@pytest.mark.parametrize(("said", "facts"), [
+    ("landline number is 01632 960 118", ["The user's landline number is 01632 960 118."]),
+    ("favourite biscuit has to be the custard cream", ["The user's favourite biscuit has to be the custard cream."]),
+    ("From next month, pottery meets on Thursday evenings.", ["From next month, the user's pottery meets on Thursday evenings."]),
+])
+def test_a_bare_noun_with_a_value_a_favourite_or_a_new_time_is_the_speakers(said, facts):
+    assert texts(Turn("user", said)) == facts
+
+
 def test_an_adverb_before_the_verb_is_not_conjugated():
     assert texts(Turn("user", "I once ran a marathon and I nearly won it")) == [
         "The user once ran a marathon.", "The user nearly won it."]
