@@ -110,7 +110,7 @@ _NOT_NOUN = (r"(?!(?i:the|an?|th[ia]t|these|those|its?|s?he|his|her|they|their|t
              r"wh(?:at|o|ich|en|ere|y)|no|none|(?:every|some|any|no)(?:one|body|thing|where))\b)")
 _BARE_NOUN = re.compile(rf"^(?!(?i:.*{_FIRST_PERSON.pattern}))(?P<lead>(?i:since|from|after|as of)\b[^,]{{1,40}},\s+)?"
                         rf"(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)"
-                        rf"(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed|[a-z]+s)\b)")
+                        rf"(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed|[a-z]+es)\b)")
 #: A value in a clause: a number or an e-mail address ("personal number is 0412 …", "work email is …").
 _A_VALUE = re.compile(rf"\d|{EMAIL.pattern}")
 _NEWS = re.compile(r"(?i)\b(?:(?P<weekly>every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|"

@@ -245,7 +245,7 @@ def test_an_email_address_is_kept_as_typed(said, facts):
 @pytest.mark.parametrize(("said", "facts"), [
     ("landline number is 01632 960 118", ["The user's landline number is 01632 960 118."]),
     ("favourite biscuit has to be the custard cream", ["The user's favourite biscuit has to be the custard cream."]),
-    ("From next month, pottery meets on Thursday evenings.", ["From next month, the user's pottery meets on Thursday evenings."]),
+    ("From next month, pottery moves to Thursday evenings.", ["From next month, the user's pottery moves to Thursday evenings."]),
 ])
 def test_a_bare_noun_with_a_value_a_favourite_or_a_new_time_is_the_speakers(said, facts):
     assert texts(Turn("user", said)) == facts
