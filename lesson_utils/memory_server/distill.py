@@ -135,6 +135,7 @@ _CHAT_SPELLINGS = (
     (r"\b(?i:im)\b", "I'm"), (r"\b(?i:ive)\b", "I've"), (r"\b(do|does|did|is|are|was|were|has|have|can|could|would)nt\b", r"\1n't"),
     (r"\bcant\b", "can't"), (r"\bu\b", "you"), (r"\bpl[sz]\b", "please"), (r"\batm\b", "at the moment"),
     (r"\bwk\b", "week"), (r"(?<=\w )n(?= \w)", "and"), (r"\bfave?\b", "favourite"),
+    (r"\b(?i:no\.?)(?= *(?:is\b|:|\+|\d))", "number"),  # "my phone no. is …": not the end of a sentence
 )
 _ADVERBS = (
     "usually always often never sometimes really also just still rarely generally mostly normally "

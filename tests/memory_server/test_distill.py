@@ -228,6 +228,7 @@ def test_a_real_second_fact_after_a_comma_is_still_kept(said, facts):
     ("i dont drive anymore", ["The user does not drive anymore."]),
     ("pls call me Mags", ["The user's name is Mags."]),
     ("just 45 and already creaky", ["The user is just 45 and already creaky."]),
+    ("my mobile no. is 0412 118 990", ["The user's mobile number is 0412 118 990."]),  # "no." ends no sentence
 ])
 def test_phone_typing_is_read_as_it_is_meant(said, facts):
     assert texts(Turn("user", said)) == facts
