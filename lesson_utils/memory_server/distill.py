@@ -170,10 +170,16 @@ def _third_person(verb: str) -> str:
     return verb + "s"
 
 
+def _spelled_out(text: str) -> str:
+    """Phone typing spelled out (``_CHAT_SPELLINGS``)."""
+    for pattern, replacement in _CHAT_SPELLINGS:
+        text = re.sub(pattern, replacement, text)
+    return text
+
+
 def _sentences(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
-    for pattern, replacement in _CHAT_SPELLINGS:
-        text = _outside_addresses(lambda part: re.sub(pattern, replacement, part), text)  # noqa: B023
+    text = _outside_addresses(_spelled_out, text)
     parts = re.split(r"(?<=[.!?])(?<!\b[SsDdMm][trs]\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)", text)
     clauses: list[str] = []
     for part in parts:
@@ -257,7 +263,8 @@ def _rewrite_first_person(clause: str, subject: str) -> str:
 def _outside_addresses(edit: Callable[[str], str], text: str) -> str:
     """``edit`` applied to ``text`` around its e-mail addresses, which stay as typed ("jb@proton.me" has no "me",
     "u.ito@mail.jp" no "u")."""
-    return "".join(part if odd else edit(part) for odd, part in zip(cycle((False, True)), re.split(f"({EMAIL.pattern})", text)))
+    parts = re.split(f"({EMAIL.pattern})", text)  # addresses at the odd places
+    return "".join(part if odd else edit(part) for odd, part in zip(cycle((False, True)), parts))
 
 
 def _rewrite_second_person(clause: str, subject: str) -> str:

@@ -37,7 +37,8 @@ PARTNER = r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse"
 #: the user shares something with ("bandmate", "roommate"), and an ex is someone else too.
 RELATION = (rf"(?:(?:{PARTNER}|(?:step|half-|great-|god)?(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|"
             r"child|children|kids?|aunt|uncle|niece|nephew|grand\w+|cousin))(?:-in-laws?)?|ex|friends?|pals?|buddy|"
-            r"colleagues?|co-?workers?|boss|manager|teacher|coach|landlord|landlady|neighbou?r|\w*mates?|dog|cat|puppy|kitten|pet|horse|rabbit|shop|business|office)")
+            r"colleagues?|co-?workers?|boss|manager|teacher|coach|landlord|landlady|neighbou?r|\w*mates?|"
+            r"dog|cat|puppy|kitten|pet|horse|rabbit|shop|business|office)")
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 #: "'s" before a function word is "is" or "has" ("the user's home's in Hull", "the swim's been moved"), not a possessive.
