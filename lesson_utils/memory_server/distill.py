@@ -37,6 +37,7 @@ from itertools import cycle
 
 from ..language import extract_name, strip_remember_prefix
 from .fulltext import normalise_text
+from .timeframe import RECURRING
 from .updates import EMAIL
 
 
@@ -113,8 +114,7 @@ _BARE_NOUN = re.compile(rf"^(?!(?i:.*{_FIRST_PERSON.pattern}))(?P<lead>(?i:since
                         rf"(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed|[a-z]+es)\b)")
 #: A value in a clause: a number or an e-mail address ("personal number is 0412 …", "work email is …").
 _A_VALUE = re.compile(rf"\d|{EMAIL.pattern}")
-_NEWS = re.compile(r"(?i)\b(?:(?P<weekly>every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|"
-                   r"evenings|nights|weekends)|now|these days|nowadays|any ?more|as of|since|new|moved|switched|changed)\b")
+_NEWS = re.compile(rf"(?i)\b(?:(?P<weekly>every|each|{RECURRING.pattern})|now|these days|nowadays|any ?more|as of|since|new|moved|switched|changed)\b")
 _ITS_NAME = re.compile(r"^(?:his|her|their|its) name(?: is|'s)\s+(?=\S)", re.IGNORECASE)
 #: A statement asked as a question: "did I mention I've moved to Graz?", "guess who's 58?".
 _TOLD_AS_QUESTION = re.compile(r"^(?:(?P<told>(?:did|have) I (?:mention(?:ed)?|tell you|told you|say|said)(?: that)?)"

@@ -76,7 +76,7 @@ from typing import Any
 import numpy as np
 
 from .subject import MODIFIERS, PARTNER, RELATION, group_member, possessed
-from .timeframe import RECURRING, not_current
+from .timeframe import RECURRING, TIME_WORDS, not_current
 from .updates import EMAIL, LEAVING, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
@@ -102,10 +102,6 @@ _STOP = frozenset("""i i'm i've me my we our a an the of in on at to for from wi
     month months week weeks year years starting once past around back some someone all one per every
     move moved moves moving became become becomes turned turn has got get gets took take started start starts
     switched changed pushed rescheduled shifted brought joined signed left quit sold bought now""".split())
-_TIME = frozenset("""monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays
-    fridays saturdays sundays weekday weekdays weekend weekends morning mornings afternoon afternoons evening evenings
-    night nights noon midnight am pm today yesterday tomorrow january february march april may june july august
-    september october november december lunchtime lunchtimes bedtime teatime dawn dusk""".split())
 _NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|stop(?:ped|s)|quits?|ceased to)\b", re.IGNORECASE)
 _ADDITIVE = re.compile(r"\b(?:also|too|as well|another|second|additionally|one of)\b", re.IGNORECASE)
 _DEPARTURE = re.compile(
@@ -157,7 +153,7 @@ def _whose(line: str) -> str | None:
         size = next((i for i, w in enumerate(words[:3]) if w[:1].isupper() or w.casefold() in _PHRASE_END), len(words[:3]))
         phrase = [w for w in words[:size] if w.casefold() not in MODIFIERS]
         kin = [w for w in phrase if _RELATION.fullmatch(w.removeprefix("ex-"))]
-        named = size < min(3, len(words)) and ((words[size][:1].isupper() and words[size].casefold() not in _TIME)
+        named = size < min(3, len(words)) and ((words[size][:1].isupper() and words[size].casefold() not in TIME_WORDS)
                                                or words[size].casefold() == "from")
         someone = someone or bool(kin) or bool(phrase and named and re.match(rf"{' '.join(words[:size])}\s+\w", link))
         heads.append(kin[0] if kin else " ".join(phrase))
@@ -323,8 +319,8 @@ class MeaningDecider:
         found, strong = set(), set()
         for word in reading.words:
             low = _number(word.casefold())
-            timed = low in _TIME or low[:1].isdigit()
-            if low in _STOP or low in frame or (timely and not timed) or (not timely and low in _TIME):
+            timed = low in TIME_WORDS or low[:1].isdigit()
+            if low in _STOP or low in frame or (timely and not timed) or (not timely and low in TIME_WORDS):
                 continue  # a schedule's value is its day, date or time; elsewhere a time is no value
             found.add(low)
             if word[:1].isupper() or low[:1].isdigit():
@@ -334,7 +330,7 @@ class MeaningDecider:
     def _activity(self, reading: Reading) -> set[str]:
         frame = self.frames.get("schedule", frozenset())
         return _roots(frozenset(w.casefold() for w in reading.words
-                                if w.casefold() not in _STOP | _TIME | frame and not w[:1].isdigit()))
+                                if w.casefold() not in _STOP | TIME_WORDS | frame and not w[:1].isdigit()))
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
         n = read(new.text)
@@ -404,7 +400,7 @@ def _frames(labels: Sequence[str], texts: Sequence[str]) -> dict[str, frozenset[
     """Per label, the lower-case words at least two of its examples share (its wording, not values)."""
     counts: dict[str, Counter[str]] = {}
     for label, text in zip(labels, texts, strict=True):
-        words = {w.casefold() for w in _WORD.findall(text) if not w[:1].isupper() and not w[:1].isdigit()} - _TIME
+        words = {w.casefold() for w in _WORD.findall(text) if not w[:1].isupper() and not w[:1].isdigit()} - TIME_WORDS
         counts.setdefault(label, Counter()).update(words)
         if ":" in label:
             counts.setdefault(label.split(":")[0], Counter()).update(words)

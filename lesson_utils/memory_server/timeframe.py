@@ -30,12 +30,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RECURRING", "about_now", "long_past", "not_current"]
+__all__ = ["DAY", "MONTH", "RECURRING", "TIME_WORDS", "about_now", "long_past", "not_current"]
 
-_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_MONTHS = "january february march april may june july august september october november december".split()
+#: The week's days and the year's months, as patterns, and every word of time: the one list the server's modules read
+#: times by (a time is a schedule's value, and no value of anything else: "ships on Fridays" says no home).
+DAY, MONTH = (rf"(?:{'|'.join(words)})" for words in (_WEEKDAYS, _MONTHS))
+TIME_WORDS = frozenset([*_WEEKDAYS, *(day + "s" for day in _WEEKDAYS), *_MONTHS, *"""weekday weekdays weekend weekends
+    morning mornings afternoon afternoons evening evenings night nights noon midnight am pm today yesterday tomorrow
+    lunchtime lunchtimes bedtime teatime dawn dusk""".split()])
 #: A time that comes round again ("on Wednesdays", "every other Sunday", "weekday mornings"): what a schedule says.
-RECURRING = re.compile(rf"\b(?:(?:every|each)\s+(?:other\s+|second\s+)?(?:{_DAY}|day|morning|afternoon|evening|night|week|weekend"
-                       rf"|fortnight|month)|{_DAY}s|weekday|mornings|afternoons|evenings|nights|weekends|weekly|fortnightly)\b",
+RECURRING = re.compile(rf"\b(?:(?:every|each)\s+(?:other\s+|second\s+)?(?:{DAY}|day|morning|afternoon|evening|night|week|weekend"
+                       rf"|fortnight|month)|{DAY}s|weekday|mornings|afternoons|evenings|nights|weekends|weekly|fortnightly)\b",
                        re.IGNORECASE)
 
 _PRESENT = re.compile(r"\b(?:am|is|are|do|does|have|has|now|currently|these days|at the moment|nowadays)\b|'s\b|'re\b|'m\b",
@@ -57,11 +64,10 @@ _WISHES = (r"if(?! (?:that's|that is|it's|it is) (?:ok|okay|alright|all right|fi
 #: A stay with an end in sight is not where the user lives ("in Lisbon for a month", "in Peru until June", "the
 #: holiday cottage"), a hire is not what they own ("rented a van for the move"), and a place just reached is a trip
 #: ("just landed in Quito").
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-_STAYS = (rf"(?:until|till|til) (?:the end of |next |this |mid-?|early |late )?\w+|through (?:the end of )?{_MONTH}"
+_STAYS = (rf"(?:until|till|til) (?:the end of |next |this |mid-?|early |late )?\w+|through (?:the end of )?{MONTH}"
           r"|(?:rented|hired|borrowed) [^,;.]{0,40}?\bfor the|(?:just )?for (?:today|tonight|the day)"
           r"|(?:landed|touched down|arrived) (?:in|at)|got (?:in)?to (?-i:[A-Z])\w*"
-          rf"|(?:spending|spends|spent) (?:the |a |this |next |two |three |a few )?(?:\w+ )?(?:{_MONTH}|summer|winter|spring|autumn|weekend|week|month)s?"
+          rf"|(?:spending|spends|spent) (?:the |a |this |next |two |three |a few )?(?:\w+ )?(?:{MONTH}|summer|winter|spring|autumn|weekend|week|month)s?"
           r"|(?:staying|stays|renting|rents|stopping|sub-?letting|house-?sitting)\b[^,;.]{0,50}?\bfor (?:the next |another )?"
           r"(?:a|an|one|two|three|four|five|six|few|couple of|\d+) (?:night|day|week|month)s?"
           r"|for the (?:next )?(?:summer|winter|weekend|holidays?|week|fortnight|month)"

@@ -54,6 +54,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from .timeframe import DAY, MONTH
+
 __all__ = ["DECIDERS", "EMAIL", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider", "masked",
            "named_subject", "value_words", "verdict"]
 
@@ -75,8 +77,7 @@ EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: ("Northgate Logistics", "Dean & Lowe") — not its first word, not "The" or "I", not a day or a month
 #: (a time is a schedule's value, but also what tells a schedule from a home: "ships on Fridays").
 _VALUE = re.compile(rf"{EMAIL.pattern}|\+?\d(?:[\d\s\-:.]*\d)?"
-                    r"|(?<=[\w,;] )(?!The\b|I\b|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|(?:January|February|March|"
-                    r"April|May|June|July|August|September|October|November|December)\b)[A-Z][\w'\-]*(?:(?: (?:&|and|of|de|la|van|von))* [A-Z][\w'\-]*)*")
+                    rf"|(?<=[\w,;] )(?!The\b|I\b|(?i:{DAY}s?|{MONTH})\b)[A-Z][\w'\-]*(?:(?: (?:&|and|of|de|la|van|von))* [A-Z][\w'\-]*)*")
 
 
 _NAME_SUBJECT = re.compile(r"^(?!The\b)([A-Z][\w\-]*)(?:'s)?\s+(?=[a-z])")
