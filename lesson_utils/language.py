@@ -66,7 +66,8 @@ NOT_A_NAME: frozenset[str] = frozenset(
     going trying looking asking wondering thinking working living feeling doing getting
     writing learning using
     what who why how when where which whatever this that it anything nothing something
-    later tomorrow today tonight maybe anytime now again soon yet still
+    later tomorrow today tonight maybe anytime sometime now again soon yet still
+    crazy mad silly stupid naive paranoid picky lazy biased
     always usually often sometimes
     and or but if because as than then like
     american british english french german spanish italian portuguese dutch swedish
@@ -98,12 +99,19 @@ _I_WOULD = rf"\bi(?:{_APOS}d|\s+would)"
 _IMPLICIT_NAME = re.compile(
     rf"(?P<neg>\b(?:don{_APOS}?t|do\s+not|never|please\s+don{_APOS}?t)\s+)?"
     rf"(?:{_I_AM}|\b(?:you\s+can\s+|please\s+|just\s+)?call\s+me|\b(?:everyone|everybody|people|friends)\s+calls?\s+me|\b(?:i|to)\s+go\s+by"
-    rf"|\b(?:rather|prefer(?:\s+it\s+if)?|like|want)\s+you\s+(?:to\s+)?call(?:ed)?\s+me|\bmind\s+calling\s+me"
+    rf"|\b(?:rather|prefer(?:\s+it\s+if)?|like|want|if)\s+you\s+(?:just\s+|to\s+)?call(?:ed)?\s+me|\bmind\s+calling\s+me"
     rf"|\bto\s+be\s+(?:called|addressed\s+as)|{_I_WOULD}\s+(?:prefer|rather|like)\s+(?={_WORD}(?:\s+{_WORD})?"
     rf"\s*,?\s*(?:please|from\s+now\s+on|instead)\b))\s*{_NAME}",
     re.IGNORECASE,
 )
 
+# A request to be called something, on its own ("call me bex", "can u call me rebecca now", "please call me jo"): it
+# says it is a name, so lower case counts; "call me crazy, but …" and "call me back" do not.
+_ASKED_NAME = re.compile(
+    rf"(?:^|[.!?;,]\s*)(?:(?:please|pls|just|so|you\s+can|(?:can|could|would|will)\s+(?:you|u)(?:\s+please)?)\s+)?"
+    rf"call\s+me\s+{_NAME}(?=\s*(?:$|[.!?;,]|(?:now|please|pls|instead|from\s+now\s+on|going\s+forward)\b))(?!\s*,\s*but\b)",
+    re.IGNORECASE,
+)
 
 def is_plausible_name(value: Any) -> bool:
     """A name is one or two words of letters (inner ' or - allowed), capitalised, not in the vocabulary."""
@@ -118,8 +126,8 @@ def _clean_name(raw: str, *, explicit: bool) -> str | None:
     """Trim a captured name to the words that are really part of it."""
     words: list[str] = []
     for word in raw.split():
-        if word.lower() in NOT_A_NAME or re.search(rf"{_APOS}s$", word, re.IGNORECASE):
-            break  # "I'm Alex and ...", "I'm Alex's mum": stop before the non-name word.
+        if any(part in NOT_A_NAME for part in word.lower().split("-")) or re.search(rf"{_APOS}s$", word, re.IGNORECASE):
+            break  # "I'm Alex and ...", "I'm Alex's mum", "call me old-fashioned": stop before the non-name word.
         if words and not word[0].isupper():
             break  # a second word must be capitalised too ("Mary Jane", not "Alex today")
         words.append(word)
@@ -146,6 +154,10 @@ def extract_name(text: str) -> str | None:
         name = _clean_name(match.group("name"), explicit=True)
         if name:
             found.append((match.start(), name))
+    for match in _ASKED_NAME.finditer(text):
+        name = _clean_name(match.group("name"), explicit=True)
+        if name:
+            found.append((match.start("name"), name))
     for match in _IMPLICIT_NAME.finditer(text):
         if match.group("neg"):
             continue  # "Don't call me Bob"

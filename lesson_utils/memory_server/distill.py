@@ -9,7 +9,7 @@ and the contract say only that a real Cortadel distils a conversation into atomi
   way round: the assistant's statements about itself, and the user's statements about the
   assistant ("Your name is Max", "Always answer in French").
 * Questions, greetings, thanks, acknowledgements, requests and filler ("I see", "I'm not sure")
-  are not facts.
+  are not facts; a request that gives the user's own address or number ("please use mira@… for me") is.
 * Chat news with no subject is the user's own: "live in Tromsø now", "forty now", "new flat in Leith", "choir's on
   Tuesdays now" get their "I" or "my"; small talk ("weather's grim today") and "Marit moved to Oslo" stay out.
 * Compound sentences are split into atomic clauses ("I live in Lyon and I work at Acme" → two
@@ -114,6 +114,8 @@ _BARE_NOUN = re.compile(rf"^(?!(?i:.*{_FIRST_PERSON.pattern}))(?P<lead>(?i:since
                         rf"(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed|[a-z]+es)\b)")
 #: A value in a clause: a number or an e-mail address ("personal number is 0412 …", "work email is …").
 _A_VALUE = re.compile(rf"\d|{EMAIL.pattern}")
+#: The user's own address or number in a request ("please use mira@… for me", "text me on 0412 118 990"): a fact.
+_CONTACT = re.compile(rf"{EMAIL.pattern}|\+?\d[\d\s\-]{{5,}}\d")
 _NEWS = re.compile(rf"(?i)\b(?:(?P<weekly>every|each|{RECURRING.pattern})|now|these days|nowadays|any ?more|as of|since|new|moved|switched|changed)\b")
 _ITS_NAME = re.compile(r"^(?:his|her|their|its) name(?: is|'s)\s+(?=\S)", re.IGNORECASE)
 #: A statement asked as a question: "did I mention I've moved to Graz?", "guess who's 58?".
@@ -335,7 +337,8 @@ def distill(
         cleaned = [_clean(sentence) for sentence in sentences]
         for at, (sentence, clause) in enumerate(zip(sentences, cleaned, strict=True)):
             if clause is None:
-                asked = extract_name(sentence) if _POLITE_ASK.match(_LEADING_NOISE.sub("", sentence)) else None
+                polite = _LEADING_NOISE.sub("", sentence)
+                asked = extract_name(polite) if _POLITE_ASK.match(polite) else None
                 if asked:  # "Could you call me Kim from now on?"
                     keep(f"The user's name is {asked}.", turn, name=asked)
                 continue
@@ -346,7 +349,7 @@ def distill(
             if stated := extract_name(clause):
                 keep(f"The user's name is {stated}.", turn, name=stated)
                 continue
-            if _REQUEST.match(clause) or not _FIRST_PERSON.search(clause):
+            if (_REQUEST.match(clause) and not _CONTACT.search(clause)) or not _FIRST_PERSON.search(clause):
                 continue
             text = _rewrite_first_person(clause, subject)
             if len(text.split()) >= 3:

@@ -42,6 +42,14 @@ def test_a_vocabulary_word_ends_a_name_instead_of_joining_it() -> None:
     assert extract_name("call me Sam later") == "Sam"
 
 
+def test_a_request_to_be_called_something_is_a_name_even_in_lower_case() -> None:
+    assert extract_name("you can call me dot") == "Dot"
+    assert extract_name("so, just call me ricky from now on") == "Ricky"
+    assert extract_name("I'd like it if you called me Mags") == "Mags"
+    assert ([extract_name(t) for t in ("call me crazy, but", "call me sometime", "call me old-fashioned", "call me when you land")]
+            == [None] * 4)
+
+
 def test_names_and_ages_are_read_from_the_same_sentence_independently() -> None:
     text = "hi, my name is lin and I'm 29 years old"
     assert (extract_name(text), extract_age(text)) == ("Lin", 29)

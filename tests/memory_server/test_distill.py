@@ -123,6 +123,9 @@ def test_a_name_asked_for_in_a_polite_question_is_the_users_name():
     assert [f.text for f in distill([Turn("user", "Could you call me Bobby instead, please?")])] == \
         ["The user's name is Bobby."]
     assert distill([Turn("user", "Could you tell me a joke?")]) == []
+    assert [f.text for f in distill([Turn("user", "oh and can u call me jojo now")])] == ["The user's name is Jojo."]
+    assert [f.text for f in distill([Turn("user", "It'd be grand if you called me Mags.")])] == ["The user's name is Mags."]
+    assert [f.text for f in distill([Turn("user", "can you call me back after lunch?")])] == []
     assert distill([Turn("user", "Red is lovely.")]) == []  # "Red" is no past-tense verb
 
 
@@ -250,6 +253,15 @@ def test_an_email_address_is_kept_as_typed(said, facts):
 ])
 def test_a_bare_noun_with_a_value_a_favourite_or_a_new_time_is_the_speakers(said, facts):
     assert texts(Turn("user", said)) == facts
+
+
+def test_a_request_that_gives_the_users_own_address_or_number_is_kept():
+    assert [f.text for f in distill([Turn("user", "pls write to dee.w@inbox.example for me from now on")])] == \
+        ["Please write to dee.w@inbox.example for them from now on."]
+    assert [f.text for f in distill([Turn("user", "Please text me on 0161 496 0000 instead.")])] == \
+        ["Please text them on 0161 496 0000 instead."]
+    assert distill([Turn("user", "Please forward the minutes to clerk@parish.example.")]) == []  # not the user's
+    assert distill([Turn("user", "Please wake me at 6:45.")]) == []  # a time, no address or number
 
 
 def test_an_adverb_before_the_verb_is_not_conjugated():

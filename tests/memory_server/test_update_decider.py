@@ -298,6 +298,8 @@ def test_more_single_valued_attributes(decider, fact, text, attribute):
         ("The user's mobile is 07700 900100.", "The user got a new mobile: 07700 900999 - the old one is cancelled."),
         ("The user's name is Bartholomew.", "The user would rather go by Bart, if that's okay."),  # politeness, no wish
         ("The user does yoga every morning at dawn.", "The user does yoga every morning at 6.30 now."),  # dawn is a time
+        ("The user's email is ola@webpost.example.", "The user is not on webpost any more, its ola.n@lanternmail.example now."),
+        ("The user drives a Skoda.", "The user does not drive the Skoda any longer - it's a Lada now."),  # what is left
     ],
 )
 def test_a_new_value_however_it_is_told_supersedes(decider, fact, old, new):
@@ -340,7 +342,9 @@ def test_near_misses_stay_apart(decider, fact, old, new):
      ("The user split from Arne and has been seeing Ilse since June.", False),
      ("The user sold the caravan, then bought a narrowboat.", False),
      ("The user gave up the plot, the weeds won.", True),  # a remark with a subject of its own
-     ("The user left the quiz team and never looked back.", True)],
+     ("The user left the quiz team and never looked back.", True),
+     ("The user is not on the landline any more, its the mobile or nothing now.", False),  # "its" typed for "it's"
+     ("The user gave up the plot, a neighbour has it now.", True)],  # now, but someone else's
 )
 def test_a_clause_after_a_comma_can_be_the_arrival(text, withdrawal):
     assert is_withdrawal(text) is withdrawal
