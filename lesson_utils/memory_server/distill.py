@@ -186,7 +186,7 @@ def _sentences(text: str) -> list[str]:
     clauses: list[str] = []
     for part in parts:
         # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
-        pieces = re.split(rf",?\s+(?:and|but|so|while|plus)\s+(?=(?:[Ii]|[Mm]y|[Ii]'m|[Ii]'ve)\b)|,\s+(?=(?:[Ii]|[Ii]'m|[Ii]'ve|[Ww]e|[Ww]e're|[Ww]e've)\s|{_AGE})",
+        pieces = re.split(rf",?\s+(?:and|but|so|while|plus)\s+(?=(?:(?:now|then|later|these days|today),?\s+)?(?:[Ii]|[Mm]y|[Ii]'m|[Ii]'ve)\b)|,\s+(?=(?:[Ii]|[Ii]'m|[Ii]'ve|[Ww]e|[Ww]e're|[Ww]e've)\s|{_AGE})",
                           part)
         clauses.extend(piece for at, piece in enumerate(pieces) if not (at and _COMMENT.match(piece)))
     return [c.strip() for c in clauses if c and c.strip()]

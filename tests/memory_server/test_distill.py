@@ -219,6 +219,9 @@ def test_an_afterthought_is_no_fact_of_its_own(said, facts):
     ("I grow tomatoes, I'm pescatarian", ["The user grows tomatoes.", "The user is pescatarian."]),
     ("Gave up the cafe and I'm a postman these days", ["The user gave up the cafe.", "The user is a postman these days."]),
     ("Bought a violin and I'm teaching myself Bach", ["The user bought a violin.", "The user is teaching themselves Bach."]),
+    # "and now I …", "and then I …": the time word stays with the fact it times
+    ("the depot shut down, and now I'm a farrier", ["Now the user is a farrier."]),
+    ("I sang in a choir and then I joined a ceilidh band", ["The user sang in a choir.", "Then the user joined a ceilidh band."]),
 ])
 def test_a_real_second_fact_after_a_comma_is_still_kept(said, facts):
     assert texts(Turn("user", said)) == facts
