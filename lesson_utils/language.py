@@ -113,6 +113,7 @@ _ASKED_NAME = re.compile(
     re.IGNORECASE,
 )
 
+
 def is_plausible_name(value: Any) -> bool:
     """A name is one or two words of letters (inner ' or - allowed), capitalised, not in the vocabulary."""
     if not isinstance(value, str) or not value or len(value) > 60:
@@ -147,7 +148,8 @@ def extract_name(text: str) -> str | None:
     Understands "My name is X", "my name's X", "the name's X", "I'm called X", "I'm X", "I am X",
     "call me X", "I go by X", and a name asked for politely ("could you call me X", "I'd rather you
     called me X", "I'd prefer X, please"); after "I'm"/"call me" only a capitalised word counts, so
-    "I'm tired" is no name. The last statement wins ("I'm Alexandra, call me Alex" -> "Alex").
+    "I'm tired" is no name, unless the sentence is itself the request ("call me bex", "can u call me
+    rebecca now"). The last statement wins ("I'm Alexandra, call me Alex" -> "Alex").
     """
     found: list[tuple[int, str]] = []
     for match in _EXPLICIT_NAME.finditer(text):
