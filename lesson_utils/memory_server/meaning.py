@@ -15,7 +15,7 @@ matrix products and, for a fact whose attribute can matter, one short embedding,
    the masked one reads the wording alone, and masked wording two labels share ("works at X" and
    "works in X") does not vote. Single-valued families are home, name, surname, age, employer, job,
    partner, car, phone, email, favourite (one per kind: a kind the fact names, "favourite podcast",
-   is its label) and schedule (one per activity). The other labels (likes, pets, languages, trips,
+   is its label, one word for each kind: "favourite group" is "favourite band") and schedule (one per activity). The other labels (likes, pets, languages, trips,
    where one grew up, a landline …) are there so that near misses land on them and fill no slot; the
    ``everyday`` label (errands, meals, plans, passing news) is the bulk of a long history: without it,
    a fifth of a 590-memory history was read as single-valued and replaced by unrelated facts. Near
@@ -52,7 +52,7 @@ Rules stay only where a rule is the simplest correct tool:
 * **a time that comes round again** (``timeframe.RECURRING``: "on Wednesdays", "every other Sunday") makes a
   fact a schedule when the examples read no other single-valued attribute in it: "goes climbing on Wednesdays"
   is a schedule whatever the activity, though its nearest example is "once climbed a volcano";
-* **preference words** ("favourite", "prefers", "go-to", "of choice" …) make a fact a favourite of one
+* **preference words** ("favourite", "prefers", "go-to", "of choice", "likes … best" …) make a fact a favourite of one
   kind, their absence a like of many: "prefers tea" and "likes tea" differ in that word, not in topic; the
   user's liking with no preference word ("loves shakshuka", "is really into fado") is a like, however near a
   name or a job its words sit; a name given to something else ("will call it Biscuit") is not the user's;
@@ -119,7 +119,8 @@ _PHRASE_END = frozenset("is are was were has had have called named in at on to o
 _LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)(?![^,;]*(?:\b(?i:is|are|was|were|has|have|had)\b|'s\b))"
                    r"[A-Z][^,;]{0,40},\s+(?=\S)")
 #: The words that make a fact a favourite (one per kind) rather than a like (many at once).
-_PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b",
+_PREFERENCE = re.compile(r"\b(?:(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b"
+                         r"|(?:like|love|enjoy)s? (?:[\w-]+ ){0,3}best(?=$|[,;.]|\s+(?:now|these days|of all|by far)\b))",
                          re.IGNORECASE)
 #: A partner word followed by the partner's name or what they are called: the partner attribute itself.
 _NAMES_PARTNER = re.compile(rf"\b(?i:{PARTNER})(?:'s\s+name\b|[^,.;]{{0,20}}?\b(?:is|was|been|called|named)\b|,?\s+[A-Z])")
@@ -130,8 +131,11 @@ _LIKING = re.compile(r"(?:\b(?i:the user|they)|^[A-Z][\w\-]*)\s+(?:\w+ly\s+|real
 #: A name given to someone or something else ("will call it Biscuit", "named her Pip"), not to the user.
 _NAMING_ANOTHER = re.compile(r"\b(?i:call(?:s|ed|ing)?|nam(?:e|es|ed|ing))\s+(?:it|him|her)\b")
 _FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
-_KIND = re.compile(r"\bfavou?rite\s+([a-z]+)", re.IGNORECASE)
-_KIND_SYNONYMS = {"movie": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food"}
+_KIND = re.compile(r"\bfavou?rite\s+(time of (?:year|day)|[a-z]+)", re.IGNORECASE)
+#: One kind in other words: "favourite group" is "favourite band", "favourite time of year" "favourite season".
+_KIND_SYNONYMS = {"movie": "film", "flick": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food",
+                  "group": "band", "track": "song", "tune": "song", "writer": "author", "novelist": "author",
+                  "beverage": "drink", "programme": "show", "series": "show", "time of year": "season"}
 
 
 def _whose(line: str) -> str | None:

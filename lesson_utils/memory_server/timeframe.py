@@ -19,8 +19,8 @@ what-if, fills no attribute now. It leaves out "last year" ("The user moved to L
 still where they live) and "once a week" (a schedule), and adds the scenes a life story is told in
 ("back in uni", "grew up", "their first car was") and the moods that hold nothing yet ("if" — not "if that's okay" —, "would",
 "might", "one day", "dreams of", "fancies", "considered", "plans to", "has to", "must"): "The user would love to retire in Norway" says nothing
-about where they live. A name asked for ("would like to be called Ash") and a preference ("would
-rather") are current, so "would" before them is not a wish. A stay with an end in sight ("renting in
+about where they live. A name asked for ("would like to be called Ash"), a preference ("would
+rather") and a hedge ("would say") are current, so "would" before them is not a wish. A stay with an end in sight ("renting in
 Lisbon for a month", "in Peru until June", "spending September in Kenya", "at their holiday cottage", "moved
 just for today"), a hire ("rented a van for the move") and a place just reached ("landed in Quito", "got to
 Krakow late") are not a home or a car either.
@@ -58,7 +58,7 @@ _LONG_PAST = re.compile(rf"\b(?:{_DISTANT}|{_DECADES}|last year)\b", re.IGNORECA
 #: end it tells an age ("… so that's them in their thirties").
 _SCENES = (r"back (?:in|when)|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\w+ ){1,4}(?:was|were)|"
            r"(?:'s|their|his|her) (?:old|former|teenage|childhood|school|uni|college) (?:\w+ ){0,2}(?:was|were)|when (?:the user|they|[A-Z]\w+) (?:was|were)")
-_WISHES = (r"if(?! (?:that's|that is|it's|it is) (?:ok|okay|alright|all right|fine)| you (?:don't|do not) mind| possible)|would(?! (?:rather|prefer|like to be (?:called|known|addressed)))|might|some ?day|one day|dream(?:s|ed|ing)?"
+_WISHES = (r"if(?! (?:that's|that is|it's|it is) (?:ok|okay|alright|all right|fine)| you (?:don't|do not) mind| possible)|would(?! (?:rather|prefer|like to be (?:called|known|addressed)|say))|might|some ?day|one day|dream(?:s|ed|ing)?"
            r"|fanc(?:ies|ied)|wonders?|wish(?:es)?|in another life|consider(?:s|ed|ing)|thinking (?:about|of)|"
            r"plan(?:s|ned|ning)? to|hop(?:es|ed|ing) to|tempted to|must(?! be)|needs? to|ha(?:s|ve) to(?! be)|should|ought to")
 #: A stay with an end in sight is not where the user lives ("in Lisbon for a month", "in Peru until June", "the

@@ -300,6 +300,10 @@ def test_more_single_valued_attributes(decider, fact, text, attribute):
         ("The user does yoga every morning at dawn.", "The user does yoga every morning at 6.30 now."),  # dawn is a time
         ("The user's email is ola@webpost.example.", "The user is not on webpost any more, its ola.n@lanternmail.example now."),
         ("The user drives a Skoda.", "The user does not drive the Skoda any longer - it's a Lada now."),  # what is left
+        ("The user's favourite group is Khruangbin.", "Idles is now the user's favourite band."),  # one kind, two words
+        ("The user's favourite time of year is spring.", "Autumn has become the user's favourite season."),
+        ("The user would say their favourite cheese is brie.", "Comté is the user's favourite cheese now."),  # a hedge
+        ("The user's favourite food is ramen.", "The user likes Thai curry best these days."),  # "likes … best"
     ],
 )
 def test_a_new_value_however_it_is_told_supersedes(decider, fact, old, new):
@@ -310,6 +314,8 @@ def test_a_new_value_however_it_is_told_supersedes(decider, fact, old, new):
     ("old", "new"),
     [
         ("The user's mobile number is 07123 456789.", "The user's desk extension is 4410."),
+        ("The user's favourite song is Jolene.", "The user's favourite band is Blondie."),  # two kinds
+        ("The user likes mango.", "The user likes it when the best bakery is open."),  # "best" that is no preference
         ("The user's favourite podcast is Ologies.", "The user's favourite radio show is Desert Island Discs."),
         ("The user's boyfriend is Piotr.", "The user's sister's boyfriend is Marek."),
         ("The user's wife is Rosa.", "The user's ex-wife Carla lives in Lisbon."),
