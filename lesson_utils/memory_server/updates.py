@@ -144,11 +144,13 @@ _CEASED = re.compile(
 #: A deed of the user's, told in the past: "signed", "bought", "took".
 _DEED = r"(?:[a-z]+ed|became|bought|got|took|went|began|found|made|met)"
 #: "quit the mill and signed on with a brewery" is a change, not a withdrawal: a clause follows ("…, starting at
-#: Fenwick on Monday", "not on hotmail any more, its jb@proton.me now" too). Read as a withdrawal, the new half would be
-#: lost; read as a change, the departure still replaces what was left.
-_ARRIVAL = re.compile(rf"\b(?:and|but)\s+(?:now|then|later|{_DEED}|is|are|am)\b"
+#: Fenwick on Monday", "… and they are renting in Bristol" too), or a new value ("moved out of Leeds, Sheffield now",
+#: "not on hotmail any more, its jb@proton.me now"). Read as a withdrawal, the new half would be lost; read as a
+#: change, the departure still replaces what was left.
+_ARRIVAL = re.compile(rf"\b(?:and|but)\s+(?:(?:they|the user)\s+)?(?:now|then|later|{_DEED}|is|are|am)\b"
                       r"|;|(?:,|\s[\u2014\u2013-])\s*(?:now|it's|it is|the user|they're|they are|they|(?!(?:no|some|any|every)thing)\w+ing)\b"
-                      r"|(?:,|\s[\u2014\u2013-])\s*its\b[^,;]*\bnow$", re.IGNORECASE)
+                      rf"|(?:,|\s[\u2014\u2013-])\s*(?:its\b[^,;]*|(?-i:[A-Z])[\w'\-]*(?:\s+(?-i:[A-Z&])[\w'\-]*){{0,3}}|{EMAIL.pattern}"
+                      r"|\+?\d[\d\s\-]{5,}\d)\s+now$", re.IGNORECASE)
 
 #: After a verb of leaving, a clause that goes on with another deed of the user's ("left the mill, signed with
 #: Fenwick", "broke up with Luca and have been dating Sione"): the departure replaces what was left, and what

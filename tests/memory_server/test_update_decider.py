@@ -300,6 +300,7 @@ def test_more_single_valued_attributes(decider, fact, text, attribute):
         ("The user does yoga every morning at dawn.", "The user does yoga every morning at 6.30 now."),  # dawn is a time
         ("The user's email is ola@webpost.example.", "The user is not on webpost any more, its ola.n@lanternmail.example now."),
         ("The user drives a Skoda.", "The user does not drive the Skoda any longer - it's a Lada now."),  # what is left
+        ("The user lives in Derby.", "The user moved away from Derby in May, Nottingham now."),
         ("The user's favourite group is Khruangbin.", "Idles is now the user's favourite band."),  # one kind, two words
         ("The user's favourite time of year is spring.", "Autumn has become the user's favourite season."),
         ("The user would say their favourite cheese is brie.", "Comté is the user's favourite cheese now."),  # a hedge
@@ -350,7 +351,11 @@ def test_near_misses_stay_apart(decider, fact, old, new):
      ("The user gave up the plot, the weeds won.", True),  # a remark with a subject of its own
      ("The user left the quiz team and never looked back.", True),
      ("The user is not on the landline any more, its the mobile or nothing now.", False),  # "its" typed for "it's"
-     ("The user gave up the plot, a neighbour has it now.", True)],  # now, but someone else's
+     ("The user gave up the plot, a neighbour has it now.", True),  # now, but someone else's
+     ("The user gave up the shed, Priya has it now.", True),
+     ("The user moved away from Derby in May, Nottingham now.", False),  # a value in its place
+     ("The user left Hotmail - r.k@postbox.example now.", False),
+     ("The user's flat in Bath sold and they are renting in Bristol.", False)],
 )
 def test_a_clause_after_a_comma_can_be_the_arrival(text, withdrawal):
     assert is_withdrawal(text) is withdrawal
