@@ -4,26 +4,25 @@ The server has already embedded every fact, so deciding "same attribute, new val
 matrix products and, for a fact whose attribute can matter, one short embedding, not a model call:
 
 1. **Attribute** — a fact is compared with a few hundred labelled example facts
-   (``data/update_exemplars.txt``, embedded once per embedding model) twice: by its own vector and by
-   its masked twin's (``updates.masked``: "The user's partner is X."). The twin is embedded only when
-   the rules below leave the attribute open (a fact about the user, current and not negated: most of
-   a long history is about other people or the past), and the label is kept per text, so a stored
-   fact reads the same after a restart as when it was written.
-   The nearest examples vote in each reading, and the label both readings back wins (the product of
-   their shares): a value pulls its own reading towards examples with a similar value ("partner is
-   Mariana" towards "name is Marian", "works for Northgate Logistics" towards "the logistics team"),
-   the masked one reads the wording alone, and masked wording two labels share ("works at X" and
-   "works in X") does not vote. Single-valued families are home, name, surname, age, employer, job,
-   partner, car, phone, email, favourite (one per kind: a kind the fact names, "favourite podcast",
-   is its label, one word for each kind: "favourite group" is "favourite band") and schedule (one per activity). The other labels (likes, pets, languages, trips,
-   where one grew up, a landline …) are there so that near misses land on them and fill no slot; the
-   ``everyday`` label (errands, meals, plans, passing news) is the bulk of a long history: without it,
-   a fifth of a 590-memory history was read as single-valued and replaced by unrelated facts. Near
-   misses carry values as facts do (a guest, a show's title, a place passed through, a pet's name):
-   a twin with an X is otherwise drawn to the single-valued examples, the only ones with an X. An
-   example that shares the fact's value ("born outside Cork" for "based in Cork") does not vote in the
-   fact's own reading: it is near by that value alone. An e-mail address is the email attribute,
-   whatever the wording ("reach them at …").
+   (``data/update_exemplars.txt``, embedded once per embedding model) twice: by its own vector and by its
+   masked twin's (``updates.masked``: "The user's partner is X."). The twin is embedded only when the rules
+   below leave the attribute open (a fact about the user, current and not negated: most of a long history is
+   about other people or the past), and the label is kept per text, so a stored fact reads the same after a
+   restart as when it was written. The nearest examples vote in each reading, and the label both readings back
+   wins (the product of their shares): a value pulls its own reading towards examples with a similar value
+   ("partner is Mariana" towards "name is Marian", "works for Northgate Logistics" towards "the logistics
+   team"), the masked one reads the wording alone, and masked wording two labels share ("works at X" and
+   "works in X") does not vote. Single-valued families are home, name, surname, age, employer, job, partner,
+   car, phone, email, favourite (one per kind: a kind the fact names, "favourite podcast", is its label, one
+   word for each kind: "favourite group" is "favourite band") and schedule (one per activity). The other
+   labels (likes, pets, languages, trips, where one grew up, a landline …) are there so that near misses land
+   on them and fill no slot; the ``everyday`` label (errands, meals, plans, passing news) is the bulk of a
+   long history: without it, a fifth of a 590-memory history was read as single-valued and replaced by
+   unrelated facts. Near misses carry values as facts do (a guest, a show's title, a place passed through, a
+   pet's name): a twin with an X is otherwise drawn to the single-valued examples, the only ones with an X. An
+   example that shares the fact's value ("born outside Cork" for "based in Cork") does not vote in the fact's
+   own reading: it is near by that value alone. An e-mail address is the email attribute, whatever the wording
+   ("reach them at …").
 2. **Value** — the words of a fact that are not its attribute's wording: the words the examples of
    that attribute share are its frame ("lives", "moved", "favourite", "colour"), the rest are the
    value. Proper nouns and numbers count first ("34th" is 34). Two facts of one single-valued
@@ -52,10 +51,11 @@ Rules stay only where a rule is the simplest correct tool:
 * **a time that comes round again** (``timeframe.RECURRING``: "on Wednesdays", "every other Sunday") makes a
   fact a schedule when the examples read no other single-valued attribute in it: "goes climbing on Wednesdays"
   is a schedule whatever the activity, though its nearest example is "once climbed a volcano";
-* **preference words** ("favourite", "prefers", "go-to", "of choice", "likes … best" …) make a fact a favourite of one
-  kind, their absence a like of many: "prefers tea" and "likes tea" differ in that word, not in topic; the
-  user's liking with no preference word ("loves shakshuka", "is really into fado") is a like, however near a
-  name or a job its words sit; a name given to something else ("will call it Biscuit") is not the user's;
+* **preference words** ("favourite", "prefers", "go-to", "of choice", "likes … best" …) make a fact a
+  favourite of one kind, their absence a like of many: "prefers tea" and "likes tea" differ in that word, not
+  in topic; the user's liking with no preference word ("loves shakshuka", "is really into fado") is a like,
+  however near a name or a job its words sit; a name given to something else ("will call it Biscuit") is not
+  the user's;
 * **polarity** — "likes tea" and "does not like tea" (or a stored "no longer …") are the same words
   with the sign flipped: the newer wins. The sign is the main clause's (the one naming the user):
   "not teaching any more, the user is a librarian" states a new job;

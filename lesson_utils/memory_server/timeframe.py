@@ -20,8 +20,8 @@ still where they live) and "once a week" (a schedule), and adds the scenes a lif
 ("back in uni", "grew up", "their first car was") and the moods that hold nothing yet ("if" — not "if that's okay" —, "would",
 "might", "one day", "dreams of", "fancies", "considered", "plans to", "has to", "must"): "The user would love to retire in Norway" says nothing
 about where they live. A name asked for ("would like to be called Ash"), a preference ("would
-rather") and a hedge ("would say") are current, so "would" before them is not a wish. A stay with an end in sight ("renting in
-Lisbon for a month", "in Peru until June", "spending September in Kenya", "at their holiday cottage", "moved
+rather") and a hedge ("would say") are current, so "would" before them is not a wish. A stay with an end
+in sight ("renting in Lisbon for a month", "in Peru until June", "spending September in Kenya", "at their holiday cottage", "moved
 just for today"), a hire ("rented a van for the move") and a place just reached ("landed in Quito", "got to
 Krakow late") are not a home or a car either.
 """
