@@ -38,7 +38,7 @@ from itertools import cycle
 from ..language import extract_name, strip_remember_prefix
 from .fulltext import normalise_text
 from .timeframe import RECURRING
-from .updates import EMAIL
+from .updates import CONTACT, EMAIL
 
 
 @dataclass
@@ -114,8 +114,6 @@ _BARE_NOUN = re.compile(rf"^(?!(?i:.*{_FIRST_PERSON.pattern}))(?P<lead>(?i:since
                         rf"(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed|[a-z]+es)\b)")
 #: A value in a clause: a number or an e-mail address ("personal number is 0412 …", "work email is …").
 _A_VALUE = re.compile(rf"\d|{EMAIL.pattern}")
-#: The user's own address or number in a request ("please use mira@… for me", "text me on 0412 118 990"): a fact.
-_CONTACT = re.compile(rf"{EMAIL.pattern}|\+?\d[\d\s\-]{{5,}}\d")
 _NEWS = re.compile(rf"(?i)\b(?:(?P<weekly>every|each|{RECURRING.pattern})|now|these days|nowadays|any ?more|as of|since|new|moved|switched|changed)\b")
 _ITS_NAME = re.compile(r"^(?:his|her|their|its) name(?: is|'s)\s+(?=\S)", re.IGNORECASE)
 #: A statement asked as a question: "did I mention I've moved to Graz?", "guess who's 58?".
@@ -349,7 +347,8 @@ def distill(
             if stated := extract_name(clause):
                 keep(f"The user's name is {stated}.", turn, name=stated)
                 continue
-            if (_REQUEST.match(clause) and not _CONTACT.search(clause)) or not _FIRST_PERSON.search(clause):
+            # a request is no fact, unless it gives the user's own address or number ("please use mira@… for me")
+            if (_REQUEST.match(clause) and not CONTACT.search(clause)) or not _FIRST_PERSON.search(clause):
                 continue
             text = _rewrite_first_person(clause, subject)
             if len(text.split()) >= 3:
