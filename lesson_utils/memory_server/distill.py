@@ -10,8 +10,10 @@ and the contract say only that a real Cortadel distils a conversation into atomi
   assistant ("Your name is Max", "Always answer in French").
 * Questions, greetings, thanks, acknowledgements, requests and filler ("I see", "I'm not sure")
   are not facts; a request that gives the user's own address or number ("please use mira@… for me") is.
-* Chat news with no subject is the user's own: "live in Tromsø now", "forty now", "new flat in Leith", "choir's on
-  Tuesdays now" get their "I" or "my"; small talk ("weather's grim today") and "Marit moved to Oslo" stay out.
+* Chat news with no subject is the user's own: "live in Tromsø now", "forty now", "renting a room in Porto", "new
+  flat in Leith", "home is Graz for now", "choir's on Tuesdays now" get their "I" or "my"; small talk ("weather's
+  grim today", "wedding in June was lovely") and "Marit moved to Oslo" stay out. Chat is read as it is typed: an
+  emoji ends a sentence, "livin" is "living", and "guess who got the job? me!" says "I got the job".
 * Compound sentences are split into atomic clauses ("I live in Lyon and I work at Acme" → two
   facts), and each is rewritten in the third person with an explicit subject, so it stands on
   its own when recalled later in another session: "I usually ship on Fridays" → "Alex usually
@@ -101,7 +103,11 @@ _AGE = (r"(?i:[1-9]\d{1,2}|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thi
 _SUBJECTLESS = re.compile(
     rf"^(?P<lead>(?:since|after|as of|from|last|this|over)\b[^,]{{1,30}},\s+)?"  # "Since May, …"
     rf"(?:(?P<I_am>(?:(?:officially|just|finally|nearly|almost)\s+)?{_AGE}|not\b(?=.*\bany ?(?:more|longer)\b)"  # "forty now", "not vegan any more", "based in Leeds"
-    r"|(?:now|living|working|studying|staying|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b))"
+    r"|(?:now|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b)"
+    # "renting a room in Porto", "teaching at Hollins": any -ing verb, not a thing ("something in the fridge …")
+    r"|(?!(?:some|any|no|every)thing|morning|evening|during|being|asking|wondering)[a-z]{2,}ing"
+    r"(?=\s+(?:in|at|for|as|near|with|a|an|the|my|our|from|on|out|back|full|part)\b)"
+    r"(?!.*\b(?:is|are|was|were|has|have|must|seems|sounds|looks)\b))"  # "wedding in June was lovely" is no news
     r"|(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|about\b))|quit|left|"
     r"sold|got|had|took|became|bought|went|began|made|found|swapped|traded|split|broke|gave|turned|upgraded|hit|do not|did not|"
     r"no longer|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b))\b(?!'s|\s+(?:is|are|was|were)\b))"
@@ -112,6 +118,8 @@ _NOT_NOUN = (r"(?!(?i:the|an?|th[ia]t|these|those|its?|s?he|his|her|they|their|t
 _BARE_NOUN = re.compile(rf"^(?!(?i:.*{_FIRST_PERSON.pattern}))(?P<lead>(?i:since|from|after|as of)\b[^,]{{1,40}},\s+)?"
                         rf"(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)"
                         rf"(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed|[a-z]+es)\b)")
+#: One word that names a thing of the user's own, so that "home is Graz now" is news, where "weather is grim now" is not.
+_OWN_THINGS = frozenset("home job work car phone email address age".split())
 #: A value in a clause: a number or an e-mail address ("personal number is 0412 …", "work email is …").
 _A_VALUE = re.compile(rf"\d|{EMAIL.pattern}")
 _NEWS = re.compile(rf"(?i)\b(?:(?P<weekly>every|each|{RECURRING.pattern})|now|these days|nowadays|any ?more|as of|since|new|moved|switched|changed)\b")
@@ -119,6 +127,11 @@ _ITS_NAME = re.compile(r"^(?:his|her|their|its) name(?: is|'s)\s+(?=\S)", re.IGN
 #: A statement asked as a question: "did I mention I've moved to Graz?", "guess who's 58?".
 _TOLD_AS_QUESTION = re.compile(r"^(?:(?P<told>(?:did|have) I (?:mention(?:ed)?|tell you|told you|say|said)(?: that)?)"
                                r"|guess who(?:(?P<got>'s got|\s+has got|\s+has)|'s|\s+is))\s+(?=\S)", re.IGNORECASE)
+#: News told as a teaser answered by the user: "guess who got the job? me!" says "I got the job".
+_TEASER = re.compile(r"\b(?i:guess who)\s+(?!(?i:I|you|we|he|she|they|it|my|your|his|her|our|their|is|'s|has)\b)"
+                     r"([^?]+)\?+\s*(?i:(?:it'?s\s+|that'?d be\s+)?(?:me|moi|yours truly|this (?:guy|girl|one)))\b[!.]*")
+#: A run of emoji (and the variation selector after one): in chat it ends a sentence ("sold the van 🚐 got a bike").
+_EMOJI = "[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+"
 #: A value given as a form field: "New car: Peugeot 208", "Age: 64".
 _LABELLED = re.compile(r"^([A-Za-z][\w' ]{1,24}):\s+(\S[^:]*)$")
 #: A question that asks the assistant to use a name ("Could you call me Kim from now on?").
@@ -135,6 +148,7 @@ _CHAT_SPELLINGS = (
     (r"\b(?i:im)\b", "I'm"), (r"\b(?i:ive)\b", "I've"), (r"\b(do|does|did|is|are|was|were|has|have|can|could|would)nt\b", r"\1n't"),
     (r"\bcant\b", "can't"), (r"\bu\b", "you"), (r"\bpl[sz]\b", "please"), (r"\batm\b", "at the moment"),
     (r"\bwk\b", "week"), (r"(?<=\w )n(?= \w)", "and"), (r"\bfave?\b", "favourite"),
+    (r"\b((?i:liv|work|stay|rent|study|teach|driv|mov|train|learn|play|start|sell|runn|com|go|do))in'?(?!['\w])", r"\1ing"),
     (r"\b(?i:no\.?)(?= *(?:is\b|:|\+|\d))", "number"),  # "my phone no. is …": not the end of a sentence
 )
 _ADVERBS = (
@@ -179,8 +193,8 @@ def _spelled_out(text: str) -> str:
 
 def _sentences(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
-    text = _outside_addresses(_spelled_out, text)
-    parts = re.split(r"(?<=[.!?])(?<!\b[SsDdMm][trs]\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)", text)
+    text = _TEASER.sub(r"I \1.", _outside_addresses(_spelled_out, text))
+    parts = re.split(r"(?<=[.!?])(?<!\b[SsDdMm][trs]\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)|\s*" + _EMOJI + r"\s*", text)
     clauses: list[str] = []
     for part in parts:
         # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
@@ -208,8 +222,9 @@ def _clean(clause: str) -> str | None:
 
 
 def _own(clause: str, following: str) -> str:
-    """News without a subject, given the words it lacks; a bare noun phrase needs a weekly time, or (2+ words) a change
-    or a number or address ("personal number is …"), or to be a favourite; a lead ("From this term, …") stays first.
+    """News without a subject, given the words it lacks; a bare noun phrase needs a weekly time, or (2+ words, or one
+    of the user's own things: "home is Graz for now") a change or a number or address ("personal number is …"), or to
+    be a favourite; a lead ("From this term, …") stays first.
     A thing the next clause names ("got a puppy" + "her name is Mo") is told with its name: "got a puppy called Mo"."""
     labelled, subjectless, bare = (p.match(clause) for p in (_LABELLED, _SUBJECTLESS, _BARE_NOUN))
     if labelled and not _FIRST_PERSON.search(clause):
@@ -218,7 +233,8 @@ def _own(clause: str, following: str) -> str:
         lead, rest = clause[:max(subjectless.end("lead"), 0)], clause[max(subjectless.end("lead"), 0):]
         rest = rest.split(",")[0] if subjectless.lastgroup == "I_am" else rest
         clause = f"{lead}{str(subjectless.lastgroup).replace('_', ' ')} {rest[0].lower()}{rest[1:]}"
-    elif bare and (any(" " in bare["np"] or (m["weekly"] and m.start() >= bare.end()) for m in _NEWS.finditer(clause))
+    elif bare and (any(" " in bare["np"] or (m["weekly"] and m.start() >= bare.end()) or bare["np"].casefold() in _OWN_THINGS
+                       for m in _NEWS.finditer(clause))
                    or (" " in bare["np"] and _A_VALUE.search(clause, bare.end()))
                    or re.search(r"(?i)\bfavou?rite\b", bare["np"])):  # "favourite food has always been pierogi"
         lead, rest = clause[:bare.start("np")], clause[bare.start("np"):]

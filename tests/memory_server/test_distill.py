@@ -147,6 +147,11 @@ def test_a_name_asked_for_in_a_polite_question_is_the_users_name():
     ("We adopted a rescue greyhound. His name is Biscuit.", "The user adopted a rescue greyhound called Biscuit."),
     ("I see a chiropodist every month.", "The user sees a chiropodist every month."),  # "I see" alone is filler
     ("Moved to St. Albans in June.", "The user moved to St. Albans in June."),  # "St." ends no sentence
+    # a verb in -ing starts the news, whatever the verb
+    ("Subletting a studio near Kelvingrove for now", "The user is subletting a studio near Kelvingrove for now."),
+    ("Teaching at the Ashby lido these days", "The user is teaching at the Ashby lido these days."),
+    # one of the user's own things, named by one word
+    ("job is sous chef at Marrow now", "The user's job is sous chef at Marrow now."),
 ])
 def test_chat_news_without_a_subject_is_the_users_own(said, fact):
     assert texts(Turn("user", said)) == [fact]
@@ -193,6 +198,9 @@ def test_a_sentence_with_my_in_it_gets_no_second_owner():
     "New rules at work are annoying", "Keep it short from now on",
     # someone else is the subject: never the user's news
     "Marit moved to Oslo in May.", "marit moved to oslo", "Marit's classes are on Mondays now", "Tamsin is now at Vellum.",
+    # an -ing word that is a thing, not what the user is doing, or a remark on someone else
+    "Something in the shed reeks", "Christening at the abbey was freezing", "Roadworks in the high street again",
+    "Queueing at the post office must be dull", "Asking for a colleague", "Guess who I bumped into at the gym?",
 ])
 def test_small_talk_and_other_peoples_news_without_a_subject_are_not_facts(said):
     assert texts(Turn("user", said)) == []
@@ -235,6 +243,12 @@ def test_a_real_second_fact_after_a_comma_is_still_kept(said, facts):
     ("pls call me Mags", ["The user's name is Mags."]),
     ("just 45 and already creaky", ["The user is just 45 and already creaky."]),
     ("my mobile no. is 0412 118 990", ["The user's mobile number is 0412 118 990."]),  # "no." ends no sentence
+    ("stayin at my aunt's in Tralee for now", ["The user is staying at their aunt's in Tralee for now."]),  # a dropped g
+    # an emoji ends a sentence
+    ("crashed the scooter 😩 riding a Brompton to work now",
+     ["The user crashed the scooter.", "The user is riding a Brompton to work now."]),
+    # a teaser the user answers with "me"
+    ("guess who passed their driving test?? me!!", ["The user passed their driving test."]),
 ])
 def test_phone_typing_is_read_as_it_is_meant(said, facts):
     assert texts(Turn("user", said)) == facts
