@@ -56,6 +56,9 @@ Rules stay only where a rule is the simplest correct tool:
   in topic; the user's liking with no preference word ("loves shakshuka", "is really into fado") is a like,
   however near a name or a job its words sit; a name given to something else ("will call it Biscuit") is not
   the user's;
+* **occupation words** ("works as", "employed as", "for a living", "by trade", "went back to being", "promoted
+  to", "title changed to") make a fact the job, whatever the occupation: the examples' embedding reads a rare
+  one ("works as a ropemaker") as the nearest employer;
 * **polarity** — "likes tea" and "does not like tea" (or a stored "no longer …") are the same words
   with the sign flipped: the newer wins. The sign is the main clause's (the one naming the user):
   "not teaching any more, the user is a librarian" states a new job;
@@ -130,6 +133,12 @@ _LIKING = re.compile(r"(?:\b(?i:the user|they)|^[A-Z][\w\-]*)\s+(?:\w+ly\s+|real
                      r"(?:is|are) obsessed with)\b")
 #: A name given to someone or something else ("will call it Biscuit", "named her Pip"), not to the user.
 _NAMING_ANOTHER = re.compile(r"\b(?i:call(?:s|ed|ing)?|nam(?:e|es|ed|ing))\s+(?:it|him|her)\b")
+#: Words that say a fact is the user's occupation, whatever it is: "works as a glassblower", "does localisation for a
+#: living", "title changed to product owner" (the examples cannot know every occupation's name).
+_OCCUPATION = re.compile(r"\b(?:works? as|working as|employed as|(?:re-?)?qualified as|retrained as|promoted to|for a living"
+                         r"|(?:went|gone|going) back to being|by (?:trade|profession)|earns? (?:a|their) living"
+                         r"|(?:job|role|position)(?: \w+)? (?:is|as)|(?:job )?title(?: \w+)? changed to|job title is)\b",
+                         re.IGNORECASE)
 _FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
 _KIND = re.compile(r"\bfavou?rite\s+(time of (?:year|day)|[a-z]+)", re.IGNORECASE)
 #: One kind in other words: "favourite group" is "favourite band", "favourite time of year" "favourite season".
@@ -301,6 +310,8 @@ class MeaningDecider:
         voted = max(votes, key=votes.__getitem__) if votes else None
         if RECURRING.search(fact.text) and (voted or "").split(":")[0] not in SINGLE_VALUED:
             return "schedule"  # "goes climbing on Wednesdays" is a schedule whatever the activity ("climbed a volcano")
+        if _OCCUPATION.search(fact.text):
+            return "job"  # "works as a glassblower": an occupation the examples do not name
         return voted
 
     def attribute(self, fact: Fact) -> str | None:

@@ -478,3 +478,23 @@ def test_the_subject_is_read_once_for_search_and_the_decider():
 )
 def test_a_pets_name_or_a_place_visited_fills_no_attribute(decider, fact, text):
     assert decider.attribute(fact(text)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # occupations the examples do not name, which their embedding alone reads as an employer
+        "The user works as a bookbinder in a small atelier.",
+        "The user works as a ferryman.",
+        "The user went back to being a courier.",
+        "The user is a thatcher by trade.",
+        "The user is employed as a ropemaker.",
+    ],
+)
+def test_words_that_tell_an_occupation_make_it_the_job_whatever_it_is(decider, fact, text):
+    assert decider.attribute(fact(text)) == "job"
+
+
+def test_an_occupation_told_in_those_words_replaces_the_old_job(decider, fact):
+    assert verdict(decider, fact, "The user is a ferry deckhand.", "The user went back to being a courier.") \
+        is Verdict.SUPERSEDES
