@@ -137,7 +137,7 @@ _NAMING_ANOTHER = re.compile(r"\b(?i:call(?:s|ed|ing)?|nam(?:e|es|ed|ing))\s+(?:
 #: living", "title changed to product owner" (the examples cannot know every occupation's name).
 _OCCUPATION = re.compile(r"\b(?:works? as|working as|employed as|(?:re-?)?qualified as|retrained as|promoted to|for a living"
                          r"|(?:went|gone|going) back to being|by (?:trade|profession)|earns? (?:a|their) living"
-                         r"|(?:job|role|position)(?: \w+)? (?:is|as)|(?:job )?title(?: \w+)? changed to|job title is)\b",
+                         r"|(?:job|role) as|(?:new|current) (?:job|role) is|job title is|(?:job )?title(?: \w+)? changed to)\b",
                          re.IGNORECASE)
 _FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
 _KIND = re.compile(r"\bfavou?rite\s+(time of (?:year|day)|[a-z]+)", re.IGNORECASE)

@@ -495,6 +495,11 @@ def test_words_that_tell_an_occupation_make_it_the_job_whatever_it_is(decider, f
     assert decider.attribute(fact(text)) == "job"
 
 
+@pytest.mark.parametrize("text", ["The user's job is in Frankfurt.", "The user's position is near the window."])
+def test_where_a_job_is_is_no_occupation(decider, fact, text):
+    assert decider.attribute(fact(text)) != "job"
+
+
 def test_an_occupation_told_in_those_words_replaces_the_old_job(decider, fact):
     assert verdict(decider, fact, "The user is a ferry deckhand.", "The user went back to being a courier.") \
         is Verdict.SUPERSEDES
