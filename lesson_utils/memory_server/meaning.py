@@ -44,9 +44,10 @@ Rules stay only where a rule is the simplest correct tool:
   superseded;
 * **departure** — the verbs of leaving (``updates.LEAVING``: "sold", "quit", "left", "moved out of",
   "broke up with" …), of exchange ("traded in", "replaced", "overtaken", "knocked … off", "switched …
-  from X to Y"), "X but now Y" and "not X any more, it's Y now": what was left is replaced whatever its attribute
-  (matched by the words' first letters: "carpentry" names "carpenter"), so "sold my Corolla and bought a Tesla"
-  replaces the Corolla while two cars said plainly stay;
+  from X to Y"), "X but now Y" and "not X any more, (it's) Y now" (``updates.NEW_VALUE_NOW``, the same reading
+  that keeps the new half from being a withdrawal): what was left is replaced whatever its attribute (matched by
+  the words' first letters: "carpentry" names "carpenter"), so "sold my Corolla and bought a Tesla" replaces the
+  Corolla while two cars said plainly stay;
 * **additive words** ("also", "too", "as well", "another") add, never replace;
 * **a time that comes round again** (``timeframe.RECURRING``: "on Wednesdays", "every other Sunday") makes a
   fact a schedule when the examples read no other single-valued attribute in it: "goes climbing on Wednesdays"
@@ -80,7 +81,7 @@ import numpy as np
 
 from .subject import MODIFIERS, PARTNER, RELATION, group_member, possessed
 from .timeframe import RECURRING, TIME_WORDS, not_current
-from .updates import EMAIL, LEAVING, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
+from .updates import EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
 
@@ -112,7 +113,7 @@ _DEPARTURE = re.compile(
     r"|\b\w+ed\s+(?:\w+\s+){0,3}?from\s+(?P<source>[^,;]+?)\s+to\s"  # "upgraded from X to Y"
     r"|\bprefer\w*\s.+?\b(?:over|rather than|instead of|to)\s+(?P<rejected>.+?)(?=\s+(?:and|but)\b|[,;:\u2014\u2013]|\s-\s|$)"
     r"|^(?P<before>.+?)\s+but\s+(?:now|these days|nowadays)\b"
-    r"|\b(?:not|no longer)\s+(?P<stopped>[^,;]+?)(?:\s+any ?(?:more|longer))?(?=(?:,|;|\s[-\u2013\u2014])\s*(?:it'?s|it is)\b[^,;]*\bnow$)", re.IGNORECASE)
+    rf"|\b(?:not|no longer)\s+(?P<stopped>[^,;]+?)(?:\s+any ?(?:more|longer))?(?={NEW_VALUE_NOW})", re.IGNORECASE)
 _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
 _RELATION = re.compile(RELATION, re.IGNORECASE)
 #: Words that end a possessive's noun phrase ("the user's home is …", "the user's flat in Porto …").

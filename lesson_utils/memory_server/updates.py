@@ -56,7 +56,7 @@ import numpy as np
 
 from .timeframe import DAY, MONTH
 
-__all__ = ["CONTACT", "DECIDERS", "EMAIL", "LEAVING", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider",
+__all__ = ["CONTACT", "DECIDERS", "EMAIL", "LEAVING", "NEW_VALUE_NOW", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider",
            "masked", "named_subject", "value_words", "verdict"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
@@ -145,14 +145,17 @@ _CEASED = re.compile(
     rf"(?:has |have )?(?:stop(?:ped|s)|quits?|ceased to)|{LEAVING})\b", re.IGNORECASE)
 #: A deed of the user's, told in the past: "signed", "bought", "took".
 _DEED = r"(?:[a-z]+ed|became|bought|got|took|went|began|found|made|met)"
+#: After a break, the value said in place of the old one, last in the sentence: "…, its jb@proton.me now", "…, it's
+#: Lanternmail now", "…, Sheffield now". The decider reads what came before it as left (``meaning._DEPARTURE``).
+NEW_VALUE_NOW = (rf"(?:,|;|\s[\u2014\u2013-])\s*(?:it'?s\b[^,;]*|it is\b[^,;]*|(?-i:[A-Z])[\w'\-]*(?:\s+(?-i:[A-Z&])[\w'\-]*){{0,3}}"
+                 rf"|{CONTACT.pattern})\s+now$")
 #: "quit the mill and signed on with a brewery" is a change, not a withdrawal: a clause follows ("…, starting at
 #: Fenwick on Monday", "… and they are renting in Bristol" too), or a new value ("moved out of Leeds, Sheffield now",
 #: "not on hotmail any more, its jb@proton.me now"). Read as a withdrawal, the new half would be lost; read as a
 #: change, the departure still replaces what was left.
 _ARRIVAL = re.compile(rf"\b(?:and|but)\s+(?:(?:they|the user)\s+)?(?:now|then|later|{_DEED}|is|are|am)\b"
                       r"|;|(?:,|\s[\u2014\u2013-])\s*(?:now|it's|it is|the user|they're|they are|they|(?!(?:no|some|any|every)thing)\w+ing)\b"
-                      rf"|(?:,|\s[\u2014\u2013-])\s*(?:its\b[^,;]*|(?-i:[A-Z])[\w'\-]*(?:\s+(?-i:[A-Z&])[\w'\-]*){{0,3}}|{CONTACT.pattern})"
-                      r"\s+now$", re.IGNORECASE)
+                      rf"|{NEW_VALUE_NOW}", re.IGNORECASE)
 
 #: After a verb of leaving, a clause that goes on with another deed of the user's ("left the mill, signed with
 #: Fenwick", "broke up with Luca and have been dating Sione"): the departure replaces what was left, and what

@@ -361,6 +361,16 @@ def test_a_clause_after_a_comma_can_be_the_arrival(text, withdrawal):
     assert is_withdrawal(text) is withdrawal
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("The user's email is rowan@mailbox.example.", "The user is not on mailbox any more, Fastpost now."),
+     ("The user works at Halden Mills.", "The user is not at Halden any more, Corrie & Webb now.")],
+)
+def test_a_value_said_in_place_of_one_no_longer_held_replaces_it(decider, fact, old, new):
+    assert not is_withdrawal(new)  # the same reading of "…, X now" keeps the new half and replaces the old
+    assert verdict(decider, fact, old, new) is Verdict.SUPERSEDES
+
+
 def test_the_twin_is_embedded_only_when_the_rules_leave_the_attribute_open(embedder):
     asked: list[list[str]] = []
     decider = MeaningDecider(lambda texts: asked.append(list(texts)) or embedder.embed(texts), key=embedder.model)
