@@ -40,7 +40,7 @@ from itertools import cycle
 from ..language import extract_name, strip_remember_prefix
 from .fulltext import normalise_text
 from .timeframe import RECURRING
-from .updates import CONTACT, EMAIL
+from .updates import CONTACT, EMAIL, INDEFINITE
 
 
 @dataclass
@@ -105,7 +105,7 @@ _SUBJECTLESS = re.compile(
     rf"(?:(?P<I_am>(?:(?:officially|just|finally|nearly|almost)\s+)?{_AGE}|not\b(?=.*\bany ?(?:more|longer)\b)"  # "forty now", "not vegan any more", "based in Leeds"
     r"|(?:now|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b)"
     # "renting a room in Porto", "teaching at Hollins": any -ing verb, not a thing ("something in the fridge …")
-    r"|(?!(?:some|any|no|every)thing|morning|evening|during|being|asking|wondering)[a-z]{2,}ing"
+    rf"|(?!{INDEFINITE}|morning|evening|during|being|asking|wondering)[a-z]{{2,}}ing"
     r"(?=\s+(?:in|at|for|as|near|with|a|an|the|my|our|from|on|out|back|full|part)\b)"
     r"(?!.*\b(?:is|are|was|were|has|have|must|seems|sounds|looks)\b))"  # "wedding in June was lovely" is no news
     r"|(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|about\b))|quit|left|"
@@ -114,7 +114,7 @@ _SUBJECTLESS = re.compile(
     r"|(?P<I_have>been\s)|(?P<I_have_a>new\b(?!.*\b(?:is|are|was|were)\b|\s+\w+'s)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:at|in|with|for|from)\b))",
     re.IGNORECASE)
 _NOT_NOUN = (r"(?!(?i:the|an?|th[ia]t|these|those|its?|s?he|his|her|they|their|there|here|you|your|all|each|"
-             r"wh(?:at|o|ich|en|ere|y)|no|none|(?:every|some|any|no)(?:one|body|thing|where))\b)")
+             rf"wh(?:at|o|ich|en|ere|y)|no|none|{INDEFINITE})\b)")
 _BARE_NOUN = re.compile(rf"^(?!(?i:.*{_FIRST_PERSON.pattern}))(?P<lead>(?i:since|from|after|as of)\b[^,]{{1,40}},\s+)?"
                         rf"(?P<np>{_NOT_NOUN}[A-Za-z][\w-]*(?:\s+{_NOT_NOUN}[a-z][\w-]*){{0,2}}?)"
                         rf"(?:'s(?!(?:\s+[\w-]+){{1,2}}\s+(?:is|are|was|were|has|have)\b)|\s+(?:is|are|was|were|has|have|[a-z]+ed|[a-z]+es)\b)")
@@ -127,7 +127,8 @@ _ITS_NAME = re.compile(r"^(?:his|her|their|its) name(?: is|'s)\s+(?=\S)", re.IGN
 #: A statement asked as a question: "did I mention I've moved to Graz?", "guess who's 58?".
 _TOLD_AS_QUESTION = re.compile(r"^(?:(?P<told>(?:did|have) I (?:mention(?:ed)?|tell you|told you|say|said)(?: that)?)"
                                r"|guess who(?:(?P<got>'s got|\s+has got|\s+has)|'s|\s+is))\s+(?=\S)", re.IGNORECASE)
-#: News told as a teaser answered by the user: "guess who got the job? me!" says "I got the job".
+#: News told as a teaser answered by the user: "guess who got the job? me!" says "I got the job". ("Guess who's 58?",
+#: with the user as its subject already, is :data:`_TOLD_AS_QUESTION`'s, so the teaser leaves "is", "'s" and "has" to it.)
 _TEASER = re.compile(r"\b(?i:guess who)\s+(?!(?i:I|you|we|he|she|they|it|my|your|his|her|our|their|is|'s|has)\b)"
                      r"([^?]+)\?+\s*(?i:(?:it'?s\s+|that'?d be\s+)?(?:me|moi|yours truly|this (?:guy|girl|one)))\b[!.]*")
 #: A run of emoji (and the variation selector after one): in chat it ends a sentence ("sold the van 🚐 got a bike").

@@ -56,8 +56,8 @@ import numpy as np
 
 from .timeframe import DAY, MONTH
 
-__all__ = ["CONTACT", "DECIDERS", "EMAIL", "LEAVING", "NEW_VALUE_NOW", "Fact", "UpdateDecider", "Verdict", "is_withdrawal", "make_decider",
-           "masked", "named_subject", "value_words", "verdict"]
+__all__ = ["CONTACT", "DECIDERS", "EMAIL", "INDEFINITE", "LEAVING", "NEW_VALUE_NOW", "Fact", "UpdateDecider", "Verdict",
+           "is_withdrawal", "make_decider", "masked", "named_subject", "value_words", "verdict"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
 DECIDERS = ("meaning", "model")
@@ -75,6 +75,8 @@ class Fact:
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: A way to reach the user: an e-mail address or a phone-length number ("0412 118 990").
 CONTACT = re.compile(rf"{EMAIL.pattern}|\+?\d[\d\s\-]{{5,}}\d")
+#: A word for nobody or nothing in particular ("something", "anyone", "nowhere"): never a thing or deed of the user's.
+INDEFINITE = r"(?:every|some|any|no)(?:one|body|thing|where)"
 #: A value: an e-mail address, a number ("07700 900412", "6:30"), or capitalised words inside a sentence
 #: ("Northgate Logistics", "Dean & Lowe") — not its first word, not "The" or "I", not a day or a month
 #: (a time is a schedule's value, but also what tells a schedule from a home: "ships on Fridays").
@@ -154,7 +156,7 @@ NEW_VALUE_NOW = (rf"(?:,|;|\s[\u2014\u2013-])\s*(?:it'?s\b[^,;]*|it is\b[^,;]*|(
 #: "not on hotmail any more, its jb@proton.me now"). Read as a withdrawal, the new half would be lost; read as a
 #: change, the departure still replaces what was left.
 _ARRIVAL = re.compile(rf"\b(?:and|but)\s+(?:(?:they|the user)\s+)?(?:now|then|later|{_DEED}|is|are|am)\b"
-                      r"|;|(?:,|\s[\u2014\u2013-])\s*(?:now|it's|it is|the user|they're|they are|they|(?!(?:no|some|any|every)thing)\w+ing)\b"
+                      rf"|;|(?:,|\s[\u2014\u2013-])\s*(?:now|it's|it is|the user|they're|they are|they|(?!{INDEFINITE})\w+ing)\b"
                       rf"|{NEW_VALUE_NOW}", re.IGNORECASE)
 
 #: After a verb of leaving, a clause that goes on with another deed of the user's ("left the mill, signed with
