@@ -10,8 +10,8 @@ tell them apart without any model:
 * the memory's subject is a possessive chain ("The user's sister's friend Lea …", "Alex's
   neighbour …"): the person is the *last* link's head word ("friend" — the sister's friend is not
   the sister), skipping modifiers like "old" or "best";
-* or it is "<Name> from their/his/her/the user's …" (a member of some group: "Eva from the
-  user's choir", as the distiller writes it);
+* or it is "<Name> from their/his/her/the user's/<Name>'s …" (a member of some group: "Eva from the
+  user's choir", as the distiller writes it, or "Rosa from Imran's climbing club");
 * "'s" before a function word is "is" or "has", not a possessive ("The user's home's in Hull");
 * a possessive followed by is/are/was/were within three words is an attribute of the user, not a
   person ("The user's favourite food is …", "The user's sister is called …" is about the sister,
@@ -35,7 +35,7 @@ PARTNER = r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse"
 #: People and animals in someone's life (and the user's shop or office), as a pattern to match without case;
 #: kin words take step-, half-, great- and god- ("great-aunt", "godmother") and -in-law, any "-mate" is someone
 #: the user shares something with ("bandmate", "roommate"), and an ex is someone else too.
-RELATION = (rf"(?:(?:{PARTNER}|(?:step|half-|great-|god)?(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|"
+RELATION = (rf"(?:(?:{PARTNER}|(?:step-?|half-|great-|god)?(?:brother|sister|mother|father|mum|mom|dad|parents?|son|daughter|"
             r"child|children|kids?|aunt|uncle|niece|nephew|grand\w+|cousin))(?:-in-laws?)?|ex|friends?|pals?|buddy|"
             r"colleagues?|co-?workers?|boss|manager|teacher|coach|landlord|landlady|neighbou?r|\w*mates?|"
             r"dog|cat|puppy|kitten|pet|horse|rabbit|shop|business|office)")
@@ -43,11 +43,14 @@ RELATION = (rf"(?:(?:{PARTNER}|(?:step|half-|great-|god)?(?:brother|sister|mothe
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 #: "'s" before a function word is "is" or "has" ("the user's home's in Hull", "the swim's been moved"), not a possessive.
 _OWNS = r"['’]s\s+(?!(?:in|at|on|a|an|the|been|got|now|not|no|just|still|from|with|back|also)\b)"
-_POSSESSIVE = re.compile(rf"^\s*(?:(?:the user|[^\W\d_]+){_OWNS}|(?:my|their)\s+)(.+)$", re.IGNORECASE | re.DOTALL)
+#: A word of a possessive chain, hyphens and all: "great-aunt's", "Anne-Marie's".
+_CHAIN_WORD = r"[^\W\d_]+(?:-[^\W\d_]+)*"
+_POSSESSIVE = re.compile(rf"^\s*(?:(?:the user|{_CHAIN_WORD}){_OWNS}|(?:my|their)\s+)(.+)$", re.IGNORECASE | re.DOTALL)
 #: One more link of a possessive chain: "sister's friend Lea" -> "friend Lea".
-_LINK = re.compile(rf"^((?:[^\W\d_]+\s+)?[^\W\d_]+){_OWNS}(.+)$", re.DOTALL)
+_LINK = re.compile(rf"^((?:{_CHAIN_WORD}\s+)?{_CHAIN_WORD}){_OWNS}(.+)$", re.DOTALL)
 _ATTRIBUTE = re.compile(r"^(?:[^\W_]+\s+){0,2}(?:is|are|was|were)\b", re.IGNORECASE)
-_GROUP_MEMBER = re.compile(r"^\s*([A-Z][^\W\d_]+) (?:from|at) (?:their|his|her|the user['’]s)\s")
+#: "<Name> from <anyone's> <group>": "Eva from the user's choir", "Rosa from Imran's climbing club", "Tom from Agnes' team".
+_GROUP_MEMBER = re.compile(r"^\s*([A-Z][^\W\d_]+) (?:from|at) (?:their|his|her|the user['’]s|[A-Z][^\W\d_]*(?:['’]s|s['’]))\s")
 #: Words before a possessive's head noun that do not name the person ("old schoolmate", "best friend").
 MODIFIERS = frozenset("old best new late former younger older little big elder".split())
 #: Relation words that name each other: a question about one may be answered by a memory about another.
@@ -103,8 +106,10 @@ def person_of(content: str) -> str | None:
         member = group_member(content)
         return member.casefold() if member else None
     phrase = links[-1]
-    if _ATTRIBUTE.match(phrase):
-        return None
+    if _ATTRIBUTE.match(phrase):  # "the user's favourite food is …": the user's, but "… sister's favourite food" the sister's
+        if len(links) == 1:
+            return None
+        phrase = links[-2]
     return next((w for w in _TOKEN.findall(phrase.casefold()) if w not in MODIFIERS), None)
 
 

@@ -10,8 +10,8 @@ question about now: "When did I visit Oslo?" or "Which happened first…" keeps 
 
 Both tests read plain grammar words, not any dataset's topics: the question is about now when it
 has a present-tense verb or "now"/"currently"/"these days" and no past-tense marker; the memory is
-in the past when it carries a distant-past phrase ("ago", "as a child", "used to", "once", "back
-then", "last year", "in their twenties"). Recent past ("last week", "yesterday") is not distant:
+in the past when it carries a distant-past phrase ("ago", "as a child", "at primary school", "used to",
+"once", "back then", "last year", "in their twenties"). Recent past ("last week", "yesterday") is not distant:
 "The user turned 51 last week" still says how old they are.
 
 The update decider asks :func:`not_current`: a fact framed as the distant past, or as a wish or a
@@ -51,8 +51,11 @@ _PAST = re.compile(r"\b(?:was|were|did|had|used to|ago|happened|last|first|befor
                    re.IGNORECASE)
 _DECADES = r"in (?:their|his|her) (?:early |mid-?|late )?(?:youth|childhood|teens|twenties|thirties|forties|fifties|student days)"
 # "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
+#: School days are a time of life, as childhood is: "at secondary school", "in their elementary school", "in kindergarten".
+_SCHOOL_DAYS = (r"(?:in|at|during) (?:(?:the user's|their|his|her) )?(?:(?:primary|elementary|secondary|high|middle|grade|junior|"
+                r"infant|prep|boarding|grammar|nursery) school|kindergarten)")
 _DISTANT = (r"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|used to|(?<=\s)once(?! (?:a|every|per)\b)|"
-            r"back then|formerly|years back")
+            rf"back then|formerly|years back|{_SCHOOL_DAYS}")
 _LONG_PAST = re.compile(rf"\b(?:{_DISTANT}|{_DECADES}|last year)\b", re.IGNORECASE)
 #: For the decider a decade sets the scene only when it leads ("In their twenties the user …"); at the
 #: end it tells an age ("… so that's them in their thirties").

@@ -57,6 +57,9 @@ def test_a_question_about_now_ranks_the_current_fact_above_the_same_topic_long_a
     ("What does Mia from my book club do?", "Mia from their book club works as a welder.", False),
     ("Where do I work?", "Sven from the user's pottery class works at a brewery.", True),  # as the distiller writes it
     ("Where do I work?", "The user works from a studio in Hove.", False),
+    ("Where do I work?", "Tobias from Agnes' choir works at Fernhall Bakery.", True),  # anyone's group
+    ("What is my favourite dessert?", "The user's great-uncle's favourite dessert is baklava.", True),
+    ("What does my great-uncle like?", "The user's great-uncle's favourite dessert is baklava.", False),
 ])
 def test_the_person_is_the_last_link_of_a_possessive_chain_and_kin_words_name_each_other(query, content, expected):
     assert subject.about_someone_else(query, content) is expected
@@ -97,6 +100,11 @@ def test_a_memory_is_long_past_when_framed_as_the_distant_past(content, expected
     ("The user grew up near Derby.", True),
     ("The user bought a plain old van, nothing fancy.", False),
     ("The user started at the depot, first week was hard.", False),
+    ("At secondary school the user's nickname was Spud.", True),  # school days are a time of life, as childhood is
+    ("In elementary school the user lived above a bakery in Lodz.", True),
+    ("Back at junior school everybody called the user Beanpole.", True),
+    ("The user teaches at a high school in Lodz.", False),
+    ("The user's son started primary school this autumn.", False),
 ])
 def test_the_decider_treats_the_distant_past_and_wishes_as_no_current_value(content, expected):
     assert timeframe.not_current(content) is expected

@@ -412,6 +412,8 @@ def test_a_passing_mention_or_a_bare_remark_fills_no_attribute(decider, fact, te
         ("The user's girlfriend is Noor.", "The user's girlfriend's dad is a pilot at Skyline Air."),  # the last link is whose
         ("The user works at Brightwater.", "The user's husband's aunt is a cook at Harbour Grill."),
         ("The user lives in Leeds.", "The user's pottery teacher lives in York."),   # a relation after another noun
+        ("The user's favourite dessert is tiramisu.", "The user's great-uncle's favourite dessert is baklava."),  # a hyphen
+        ("The user drives a Skoda.", "Ottilie's step-dad's car is a Saab now."),
     ],
 )
 def test_a_possessive_chain_is_about_its_last_link(decider, fact, old, new):
@@ -428,6 +430,8 @@ def test_a_possessive_chain_is_about_its_last_link(decider, fact, old, new):
         ("The user lives in Aveiro.", "The user's priya from yoga moved to Braga."),           # a name typed in lower case
         ("The user drives a Kia Picanto.", "Tbh the user's stepmum drives a Mini now."),       # a word before the possessive
         ("The user's partner is Oskar.", "The user's husband got them a ticket to see Gravel Choir."),  # a deed, not a name
+        ("The user is 29.", "Rosalind from Imran's climbing club turned 60 on Friday."),     # a member of anyone's group
+        ("The user works at Quillby.", "Tobias from Agnes' choir works at Fernhall Bakery now."),
     ],
 )
 def test_other_people_in_the_users_life_are_someone_else(decider, fact, old, new):
