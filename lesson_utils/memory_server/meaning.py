@@ -38,7 +38,9 @@ Rules stay only where a rule is the simplest correct tool:
   ``subject.py``, as search reads it: "the user's partner's mum" is the mum's. A fact about the user's
   partner alone that names them and that the examples read as the partner attribute ("the user's new
   partner, Ana, …", "the user's partner's name is Ana") is the user's; what the partner did ("the user's
-  wife got them tickets") is the partner's;
+  wife got them tickets") is the partner's. A person no relation word names ("the user's chiropodist moved to
+  Sligo") is someone else by meaning (``persons.py``: nearer people's occupations than the things a user has),
+  unless the examples put that noun after "the user's" themselves ("employer", "nickname", "favourite");
 * **not current** (``timeframe.not_current``: "years ago", "as a child", "back in uni", "would love to",
   "if they won") — the distant past or a wish holds no current value, so it neither supersedes nor is
   superseded;
@@ -69,6 +71,7 @@ Rules stay only where a rule is the simplest correct tool:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -79,6 +82,7 @@ from typing import Any
 
 import numpy as np
 
+from .persons import PersonWords
 from .subject import MODIFIERS, PARTNER, RELATION, group_member, possessed
 from .timeframe import RECURRING, TIME_WORDS, not_current
 from .updates import EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
@@ -116,6 +120,8 @@ _DEPARTURE = re.compile(
     rf"|\b(?:not|no longer)\s+(?P<stopped>[^,;]+?)(?:\s+any ?(?:more|longer))?(?={NEW_VALUE_NOW})", re.IGNORECASE)
 _LEAVING = re.compile(rf"\b(?:{LEAVING})\b", re.IGNORECASE)
 _RELATION = re.compile(RELATION, re.IGNORECASE)
+#: A word before "the user's" that does not hide the possessive ("ngl the user's stepdad …"); a preposition does.
+_WORD_BEFORE_POSSESSIVE = re.compile(r"^(?!(?i:from|at|of|in|on|with|to|by|for)\b)[\w-]+\s+(?=(?i:the user's)\s)")
 #: Words that end a possessive's noun phrase ("the user's home is …", "the user's flat in Porto …").
 _PHRASE_END = frozenset("is are was were has had have called named in at on to of for with by from and".split())
 # "Since the spring, the user's home …" — not the main clause of "The user has given up X, …" or "Bram's
@@ -157,7 +163,7 @@ def _whose(line: str) -> str | None:
     user's nephew …") does not hide it."""
     if _NAMING_ANOTHER.search(line):
         return "it"
-    links = possessed(re.sub(r"^(?!(?i:from|at|of|in|on|with|to|by|for)\b)[\w-]+\s+(?=(?i:the user's)\s)", "", line))
+    links = possessed(_WORD_BEFORE_POSSESSIVE.sub("", line))
     if links is None:
         return group_member(line)
     if len(links) > 1 and links[-1].casefold().startswith("name"):  # "the user's partner's name is Ana": the partner
@@ -173,6 +179,18 @@ def _whose(line: str) -> str | None:
         someone = someone or bool(kin) or bool(phrase and named and re.match(rf"{' '.join(words[:size])}\s+\w", link))
         heads.append(kin[0] if kin else " ".join(phrase))
     return "'s ".join(heads).casefold() if someone else None  # a lone partner word can be the user's partner
+
+
+def _head(line: str) -> tuple[str, ...]:
+    """The noun phrase of the last link of the possessive a fact opens with, its words before the verb ("the
+    user's old physio moved …" → old, physio; "the user's dentist appointment is …" → dentist, appointment):
+    whose the fact is, when no relation word says. A value ("Ana", an address) ends it."""
+    links = possessed(_WORD_BEFORE_POSSESSIVE.sub("", line))
+    if not links:
+        return ()
+    return tuple(itertools.takewhile(lambda w: re.fullmatch(r"[a-z][a-z-]*", w) and w not in _PHRASE_END
+                                     and not re.search(r"(?:ed|[^s]s|ly)$|^(?:now|just|still|also|already|then)$", w),
+                                     links[-1].split()[:3]))
 
 
 def _stem(word: str) -> str:
@@ -201,6 +219,7 @@ class Reading:
 
     words: tuple[str, ...]      # the positive sentence's words, original case, subject left out
     relation: str | None        # whose fact, when not the user's ("brother", "ex-wife", "dog")
+    head: tuple[str, ...]       # the possessive's noun phrase ("old physio" in "the user's old physio moved …")
     negated: bool
     additive: bool
     departed: frozenset[str]    # lower-case words of what the sentence says was left
@@ -226,7 +245,7 @@ def read(text: str) -> Reading:
     main = next((c for c in clauses if re.search(r"\b(?:the user|they)\b", c, re.IGNORECASE)), clauses[0])
     negated = bool(_NEGATED.search(main)) and not departed
     kind = named.group(1).casefold() if named and named.group(1).casefold() not in _STOP else None
-    return Reading(tuple(w.removesuffix("'s") for w in words), whose, negated,
+    return Reading(tuple(w.removesuffix("'s") for w in words), whose, _head(line), negated,
                    bool(_ADDITIVE.search(line)), frozenset(departed - _STOP), _KIND_SYNONYMS.get(kind or "", kind),
                    not_current(text))
 
@@ -248,6 +267,9 @@ class MeaningDecider:
         self._favourite = np.array([label.startswith("favourite:") for label in labels])
         self._likes = np.array([label == "likes" for label in labels])
         self._values = [value_words(text) for text in texts]
+        self._persons = PersonWords(embed) if embed is not None else None
+        # the words the examples put after "the user's" ("employer", "nickname", "favourite"): the user's own
+        self._own_words = {word for text in texts for word in read(text).head} - MODIFIERS
 
     def _examples(self) -> tuple[np.ndarray, np.ndarray] | None:
         """The examples' vectors and their masked texts' vectors, embedded once per embedding model
@@ -324,10 +346,14 @@ class MeaningDecider:
 
     def _about_user(self, fact: Fact, reading: Reading) -> bool:
         """The user's, or about the user's partner when it names them ("the user's new partner, Ana, …", "the
-        user's wife is called Ana"), not when it tells what they did ("the user's wife got them tickets")."""
-        return reading.relation is None or (re.fullmatch(PARTNER, reading.relation) is not None
-                                            and _NAMES_PARTNER.search(fact.text) is not None
-                                            and self.label(fact) == "partner")
+        user's wife is called Ana"), not when it tells what they did ("the user's wife got them tickets"), nor a
+        person no relation word names ("the user's osteopath moved to Leeds": :mod:`.persons`)."""
+        if reading.relation is None:
+            noun = reading.head
+            return (self._persons is None or not noun or not self._own_words.isdisjoint(noun)
+                    or not self._persons.is_person(noun[-1]))
+        return (re.fullmatch(PARTNER, reading.relation) is not None and _NAMES_PARTNER.search(fact.text) is not None
+                and self.label(fact) == "partner")
 
     def values(self, reading: Reading, label: str | None) -> tuple[frozenset[str], frozenset[str]]:
         """(all value words, the proper nouns and numbers among them) of a fact read under ``label``."""

@@ -439,6 +439,31 @@ def test_other_people_in_the_users_life_are_someone_else(decider, fact, old, new
 
 
 @pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user lives in Kilkenny.", "The user's chiropodist moved to Sligo."),       # people no kin word names
+        ("The user works at Brandt Freight.", "The user's stylist now works at Veloura Salon."),
+        ("The user is 44.", "The user's old optometrist just turned 70."),
+        ("The user drives a Seat Ibiza.", "The user's locksmith drives a Land Rover now."),
+    ],
+)
+def test_a_person_no_relation_word_names_is_someone_else_by_meaning(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user lives in Cork.", "The user's house is in Galway now."),              # a thing of the user's own
+        ("The user works at Brandt Freight.", "The user's employer is Veloura Salon now."),
+        ("The user's favourite author is Ann Patchett.", "The user's favourite writer is Colm Toibin now."),
+    ],
+)
+def test_a_thing_or_attribute_after_the_users_stays_the_users(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
     ("old", "new", "replaced"),
     [
         ("The user goes canoeing on Tuesdays.", "The user goes canoeing on Fridays now.", True),
