@@ -1,7 +1,8 @@
 """The offline update decider: same attribute by meaning, then a different value.
 
 The server has already embedded every fact, so deciding "same attribute, new value" costs two small
-matrix products and, for a fact whose attribute can matter, one short embedding, not a model call:
+matrix products and, for a fact whose attribute can matter, one short embedding (and one word, the first
+time a possessive's head noun is seen), not a model call:
 
 1. **Attribute** — a fact is compared with a few hundred labelled example facts
    (``data/update_exemplars.txt``, embedded once per embedding model) twice: by its own vector and by its
