@@ -443,8 +443,8 @@ def test_other_people_in_the_users_life_are_someone_else(decider, fact, old, new
     [
         ("The user lives in Kilkenny.", "The user's chiropodist moved to Sligo."),       # people no kin word names
         ("The user works at Brandt Freight.", "The user's stylist now works at Veloura Salon."),
-        ("The user is 44.", "The user's old optometrist just turned 70."),
-        ("The user drives a Seat Ibiza.", "The user's locksmith drives a Land Rover now."),
+        ("The user is 44.", "The user's old acupuncturist just turned 70."),
+        ("The user drives a Seat Ibiza.", "The user's upholsterer drives a Land Rover now."),
     ],
 )
 def test_a_person_no_relation_word_names_is_someone_else_by_meaning(decider, fact, old, new):
