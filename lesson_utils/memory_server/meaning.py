@@ -155,16 +155,15 @@ _KIND_SYNONYMS = {"movie": "film", "flick": "film", "color": "colour", "novel": 
                   "beverage": "drink", "programme": "show", "series": "show", "time of year": "season"}
 
 
-def _whose(line: str) -> str | None:
+def _whose(line: str, links: list[str] | None) -> str | None:
     """Whose fact it is when not the user's, read by ``subject.py`` (search reads the subject there too): a
     possessive chain with a relation word among a link's first words ("sister's boyfriend", "partner's mum",
     "choir director") or a person named right after them ("the user's physio Dana"), or a member of the
     user's circle ("Ivy from the user's choir", "the user's rafael from work"), or whatever a name is given
-    to ("will call it Biscuit"). A word before the possessive ("ngl the user's stepdad …", "Yesterday the
-    user's nephew …") does not hide it."""
+    to ("will call it Biscuit"). ``links`` is the chain :func:`read` found; a word before the possessive ("ngl
+    the user's stepdad …", "Yesterday the user's nephew …") does not hide it."""
     if _NAMING_ANOTHER.search(line):
         return "it"
-    links = possessed(_WORD_BEFORE_POSSESSIVE.sub("", line))
     if links is None:
         return group_member(line)
     if len(links) > 1 and links[-1].casefold().startswith("name"):  # "the user's partner's name is Ana": the partner
@@ -182,11 +181,10 @@ def _whose(line: str) -> str | None:
     return "'s ".join(heads).casefold() if someone else None  # a lone partner word can be the user's partner
 
 
-def _head(line: str) -> tuple[str, ...]:
+def _head(links: list[str] | None) -> tuple[str, ...]:
     """The noun phrase of the last link of the possessive a fact opens with, its words before the verb ("the
     user's old physio moved …" → old, physio; "the user's dentist appointment is …" → dentist, appointment):
     whose the fact is, when no relation word says. A value ("Ana", an address) ends it."""
-    links = possessed(_WORD_BEFORE_POSSESSIVE.sub("", line))
     if not links:
         return ()
     return tuple(itertools.takewhile(lambda w: re.fullmatch(r"[a-z][a-z-]*", w) and w not in _PHRASE_END
@@ -232,7 +230,8 @@ class Reading:
 def read(text: str) -> Reading:
     line = " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…")
     line = _LEAD.sub("", line)
-    whose = _whose(line)
+    links = possessed(_WORD_BEFORE_POSSESSIVE.sub("", line))  # read once: whose fact, and its noun phrase
+    whose = _whose(line, links)
     line = re.sub(r"n't\b", " not", line)
     words = _WORD.findall(_NEGATED.sub(" ", line))
     if words and words[0].removesuffix("'s") == named_subject(line):
@@ -246,7 +245,7 @@ def read(text: str) -> Reading:
     main = next((c for c in clauses if re.search(r"\b(?:the user|they)\b", c, re.IGNORECASE)), clauses[0])
     negated = bool(_NEGATED.search(main)) and not departed
     kind = named.group(1).casefold() if named and named.group(1).casefold() not in _STOP else None
-    return Reading(tuple(w.removesuffix("'s") for w in words), whose, _head(line), negated,
+    return Reading(tuple(w.removesuffix("'s") for w in words), whose, _head(links), negated,
                    bool(_ADDITIVE.search(line)), frozenset(departed - _STOP), _KIND_SYNONYMS.get(kind or "", kind),
                    not_current(text))
 

@@ -50,10 +50,10 @@ _PRESENT = re.compile(r"\b(?:am|is|are|do|does|have|has|now|currently|these days
 _PAST = re.compile(r"\b(?:was|were|did|had|used to|ago|happened|last|first|before|after|ever|once|when)\b",
                    re.IGNORECASE)
 _DECADES = r"in (?:their|his|her) (?:early |mid-?|late )?(?:youth|childhood|teens|twenties|thirties|forties|fifties|student days)"
-# "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
 #: School days are a time of life, as childhood is: "at secondary school", "in their elementary school", "in kindergarten".
 _SCHOOL_DAYS = (r"(?:in|at|during) (?:(?:the user's|their|his|her) )?(?:(?:primary|elementary|secondary|high|middle|grade|junior|"
                 r"infant|prep|boarding|grammar|nursery) school|kindergarten)")
+# "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
 _DISTANT = (r"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|used to|(?<=\s)once(?! (?:a|every|per)\b)|"
             rf"back then|formerly|years back|{_SCHOOL_DAYS}")
 _LONG_PAST = re.compile(rf"\b(?:{_DISTANT}|{_DECADES}|last year)\b", re.IGNORECASE)
