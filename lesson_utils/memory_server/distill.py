@@ -10,8 +10,9 @@ and the contract say only that a real Cortadel distils a conversation into atomi
   assistant ("Your name is Max", "Always answer in French").
 * Questions, greetings, thanks, acknowledgements, requests and filler ("I see", "I'm not sure")
   are not facts; a request that gives the user's own address or number ("please use mira@… for me") is.
-* Chat news with no subject is the user's own: "live in Tromsø now", "forty now", "renting a room in Porto", "new
-  flat in Leith", "home is Graz for now", "choir's on Tuesdays now" get their "I" or "my"; small talk ("weather's
+* Chat news with no subject is the user's own: "live in Tromsø now", "forty now", "new flat in Leith", "home is
+  Graz for now", "choir's on Tuesdays now" get their "I" or "my" here; "speak Dutch", "renting a room in Porto",
+  "paramedic in Bristol" get theirs from :mod:`.dropped`, which reads which words are verbs. Small talk ("weather's
   grim today", "wedding in June was lovely") and "Marit moved to Oslo" stay out. Chat is read as it is typed: an
   emoji ends a sentence, "livin" is "living", and "guess who got the job? me!" says "I got the job".
 * Compound sentences are split into atomic clauses ("I live in Lyon and I work at Acme" → two
@@ -38,6 +39,7 @@ from collections.abc import Callable, Sequence
 from itertools import cycle
 
 from ..language import extract_name, strip_remember_prefix
+from .dropped import told_by_writer
 from .fulltext import normalise_text
 from .timeframe import RECURRING
 from .updates import CONTACT, EMAIL, INDEFINITE
@@ -87,7 +89,7 @@ _QUESTION_START = re.compile(
     re.IGNORECASE,
 )
 _REQUEST = re.compile(
-    r"^(?:please|let's|let us|tell|show|give|help|write|explain|describe|list|find|search|make|create|"
+    r"^(?:please|let's|let (?:us|me)|tell|show|give|help|write|explain|describe|list|find|search|make|create|"
     r"recommend|suggest|summari[sz]e|translate|check|remind|send|book|get|pick|choose|guess|imagine)\b",
     re.IGNORECASE,
 )
@@ -97,20 +99,17 @@ _FORGET = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
-#: What a clause with no subject lacks, by group name: "I" (not before a feeling: "tired of …"), "I am" before an age …
 _AGE = (r"(?i:[1-9]\d{1,2}|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty(?:-[a-z]+)?)"
         r"(?=\s*(?:$|[,;!]|(?:now|as of|since|today|already|this|last|next|and)\b))")
+#: A time the news is told from, before a comma: "Since May, …", "As of last week, …".
+_TIME_LEAD = re.compile(r"^(?:since|after|as of|from|last|this|over)\b[^,]{1,30},\s+", re.IGNORECASE)
+#: What a clause with no subject lacks, by group name: "I am" before an age, "I" before "no longer" … (the rest, a verb
+#: or a person's noun with no subject, is :mod:`.dropped`'s).
 _SUBJECTLESS = re.compile(
-    rf"^(?P<lead>(?:since|after|as of|from|last|this|over)\b[^,]{{1,30}},\s+)?"  # "Since May, …"
+    rf"^(?P<lead>{_TIME_LEAD.pattern[1:]})?"
     rf"(?:(?P<I_am>(?:(?:officially|just|finally|nearly|almost)\s+)?{_AGE}|not\b(?=.*\bany ?(?:more|longer)\b)"  # "forty now", "not vegan any more", "based in Leeds"
-    r"|(?:now|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b)"
-    # "renting a room in Porto", "teaching at Hollins": any -ing verb, not a thing ("something in the fridge …")
-    rf"|(?!{INDEFINITE}|morning|evening|during|being|asking|wondering)[a-z]{{2,}}ing"
-    r"(?=\s+(?:in|at|for|as|near|with|a|an|the|my|our|from|on|out|back|full|part)\b)"
-    r"(?!.*\b(?:is|are|was|were|has|have|must|seems|sounds|looks)\b))"  # "wedding in June was lovely" is no news
-    r"|(?P<I>(?:(?:just|finally|recently|already|never)\s+)?(?:[A-Za-z][a-z]+(?<!e)ed(?!\s*(?:,|$|of\b|about\b))|quit|left|"
-    r"sold|got|had|took|became|bought|went|began|made|found|swapped|traded|split|broke|gave|turned|upgraded|hit|do not|did not|"
-    r"no longer|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b))\b(?!'s|\s+(?:is|are|was|were)\b))"
+    r"|(?:now|based)(?=\s+(?:in|at|for|as|near|with|a|an)\b))"
+    r"|(?P<I>(?:do not|did not|no longer|(?:live|work|drive|study|teach)(?=\s+(?:in|at|for|as|near|a|an|the)\b))\b)"
     r"|(?P<I_have>been\s)|(?P<I_have_a>new\b(?!.*\b(?:is|are|was|were)\b|\s+\w+'s)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:at|in|with|for|from)\b))",
     re.IGNORECASE)
 _NOT_NOUN = (r"(?!(?i:the|an?|th[ia]t|these|those|its?|s?he|his|her|they|their|there|here|you|your|all|each|"
@@ -159,6 +158,7 @@ _ADVERBS = (
     "nearly almost probably literally basically lately"
 ).split()
 _ADVERB_RE = "|".join([*_ADVERBS, "no longer"])
+_SKIPPED = frozenset(_ADVERBS)
 #: An afterthought after a comma or "and" that names nothing of its own: a verb with no object or only "myself"
 #: ("…, I swear", "… and I'm teaching myself online"), a feeling ("… and I'm hooked"), "I had no idea", an age back then.
 _COMMENT = re.compile(rf"^I(?:(?P<verb>(?:\s+(?:{_ADVERB_RE}))*)|'m|\s+(?:am|was))\s+(?:[a-z]+(?(verb)|(?<=ed))|(?:have|had)\s+no\s+[a-z]+|"
@@ -222,7 +222,7 @@ def _clean(clause: str) -> str | None:
     return None if _FILLER.match(clause) or len(re.findall(r"\w+", clause)) < 2 else clause
 
 
-def _own(clause: str, following: str) -> str:
+def _own(clause: str, following: str, is_person: Callable[[str], bool] | None = None) -> str:
     """News without a subject, given the words it lacks; a bare noun phrase needs a weekly time, or (2+ words, or one
     of the user's own things: "home is Graz for now") a change or a number or address ("personal number is …"), or to
     be a favourite; a lead ("From this term, …") stays first.
@@ -240,6 +240,11 @@ def _own(clause: str, following: str) -> str:
                    or re.search(r"(?i)\bfavou?rite\b", bare["np"])):  # "favourite food has always been pierogi"
         lead, rest = clause[:bare.start("np")], clause[bare.start("np"):]
         clause = f"{lead}my {rest[0].lower()}{rest[1:]}"
+    elif not (_REQUEST.match(clause) or _FORGET.match(clause)):  # "speak Dutch", "dyed my hair", "paramedic in …"
+        since = _TIME_LEAD.match(clause)
+        start = since.end() if since else 0
+        told = told_by_writer(clause[start:], is_person, _SKIPPED)
+        clause = f"{clause[:start]}{told}" if told else clause
     named = _ITS_NAME.match(following)
     return f"{clause} called {following[named.end():]}" if named and re.search(r"\ban?\s+(?:[a-z]+\s+)?[a-z]+$", clause) else clause
 
@@ -306,9 +311,12 @@ def _finish(text: str) -> str:
 
 
 def distill(
-    turns: Sequence[Turn], *, is_agent_memory: bool = False, known_name: str | None = None
+    turns: Sequence[Turn], *, is_agent_memory: bool = False, known_name: str | None = None,
+    is_person: Callable[[str], bool] | None = None,
 ) -> list[Fact]:
-    """Atomic third-person facts from ``turns``, in conversation order, without repeats."""
+    """Atomic third-person facts from ``turns``, in conversation order, without repeats. ``is_person`` says whether
+    a noun names a person, so that "paramedic in Bristol" is the user (the service asks the embedding model:
+    :mod:`.persons`); without it only a clause with a verb is read as the user's when it has no subject."""
     facts: list[Fact] = []
     seen: set[str] = set()
 
@@ -357,7 +365,7 @@ def distill(
                 if asked:  # "Could you call me Kim from now on?"
                     keep(f"The user's name is {asked}.", turn, name=asked)
                 continue
-            clause = _own(clause, next((later for later in cleaned[at + 1:] if later is not None), ""))
+            clause = _own(clause, next((later for later in cleaned[at + 1:] if later is not None), ""), is_person)
             if withdrawn := _FORGET.match(clause):
                 keep(_finish(_rewrite_first_person(withdrawn.group("rest"), subject)), turn, forget=True)
                 continue

@@ -35,6 +35,7 @@ import numpy as np
 from . import classify, search as search_mod
 from .distill import Turn, distill
 from .embeddings import Embedder, EmbeddingError
+from .persons import PersonWords
 from .request_models import (
     AddConversationRequest, CreateMemoryRequest, DeleteMemoriesRequest, ListMemoriesQuery, SearchMemoriesRequest,
 )
@@ -67,6 +68,7 @@ class MemoryService:
         self.store = store
         self.embedder = embedder
         self.dedup_threshold = dedup_threshold
+        self.persons = PersonWords(embedder.embed)  # "paramedic in Bristol" describes the writer; "busy day at …" no one
 
     # -- operations ------------------------------------------------------------------------
 
@@ -144,7 +146,7 @@ class MemoryService:
         turns = [Turn(role=m.role, content=m.content, uuid=m.uuid) for m in request.messages]
         is_agent, transcript_path = request.is_agent_memory, request.transcript_path
         known_name = None if is_agent else self.store.latest_attribute(user, "user_name")
-        facts = distill(turns, is_agent_memory=is_agent, known_name=known_name)
+        facts = distill(turns, is_agent_memory=is_agent, known_name=known_name, is_person=self.persons.is_person)
         if not facts:
             return {"no_facts_extracted": True}
         texts = [fact.text for fact in facts]
