@@ -135,6 +135,12 @@ _PREFERENCE = re.compile(r"\b(?:(?:favou?rite|prefer\w*|go-to|of choice|all-time
                          re.IGNORECASE)
 #: A partner word followed by the partner's name or what they are called: the partner attribute itself.
 _NAMES_PARTNER = re.compile(rf"\b(?i:{PARTNER})(?:'s\s+name\b|[^,.;]{{0,20}}?\b(?:is|was|been|called|named)\b|,?\s+[A-Z])")
+#: What is someone else's in a fact about the user: a thing of their circle's ("drove their dad's Volvo") or the
+#: name of someone in it ("ran into their ex, Colm"), but not the partner's name ("their girlfriend Leah").
+_SOMEONE_ELSES = re.compile(
+    rf"\b(?i:their|his|her|the user's)\s+(?:[a-z]+\s+)?(?!(?i:{PARTNER})\b)(?i:{RELATION})"
+    r"(?:(?:'s|s')\s+(?P<thing>[\w'-]+(?:\s+[\w'-]+){0,3}?)|,?\s+(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?))"
+    r"(?=\s+(?:to|for|at|in|on|with|from|and|but|while|when|is|was|has)\b|[,;.!]|$)")
 #: The user's liking of something ("the user loves shakshuka", "they are really into fado"): a like, one of many.
 _LIKING = re.compile(r"(?:\b(?i:the user|they)|^[A-Z][\w\-]*)\s+(?:\w+ly\s+|really\s+|just\s+)?(?:loves|likes|enjoys|adores|hates|"
                      r"dislikes|(?:is|are) (?:really |totally )?into|(?:is|are) (?:a |such a )?(?:big |huge )?(?:fan of|sucker for)|"
@@ -224,6 +230,7 @@ class Reading:
     departed: frozenset[str]    # lower-case words of what the sentence says was left
     kind: str | None            # the literal kind of a favourite ("colour")
     not_now: bool               # the distant past or a wish (``timeframe.not_current``): no current value
+    others: frozenset[str] = frozenset()  # lower-case words that are someone else's ("Volvo" in "their dad's Volvo")
 
 
 @lru_cache(maxsize=8192)
@@ -245,9 +252,10 @@ def read(text: str) -> Reading:
     main = next((c for c in clauses if re.search(r"\b(?:the user|they)\b", c, re.IGNORECASE)), clauses[0])
     negated = bool(_NEGATED.search(main)) and not departed
     kind = named.group(1).casefold() if named and named.group(1).casefold() not in _STOP else None
+    others = {w.casefold() for hit in _SOMEONE_ELSES.finditer(line) for w in _WORD.findall(hit["thing"] or hit["name"])}
     return Reading(tuple(w.removesuffix("'s") for w in words), whose, _head(links), negated,
                    bool(_ADDITIVE.search(line)), frozenset(departed - _STOP), _KIND_SYNONYMS.get(kind or "", kind),
-                   not_current(text))
+                   not_current(text), frozenset(others))
 
 
 class MeaningDecider:
@@ -363,7 +371,8 @@ class MeaningDecider:
         for word in reading.words:
             low = _number(word.casefold())
             timed = low in TIME_WORDS or low[:1].isdigit()
-            if low in _STOP or low in frame or (timely and not timed) or (not timely and low in TIME_WORDS):
+            if (low in _STOP or low in frame or (timely and not timed) or (not timely and low in TIME_WORDS)
+                    or low in reading.others):
                 continue  # a schedule's value is its day, date or time; elsewhere a time is no value
             found.add(low)
             if word[:1].isupper() or low[:1].isdigit():
@@ -405,6 +414,8 @@ class MeaningDecider:
         if label in ("email", "phone") and bool(_FOR_WORK.search(new.text)) != bool(_FOR_WORK.search(old.text)):
             return Verdict.UNRELATED  # a work address or number sits beside the personal one
         (na, ns), (oa, os) = self.values(n, label), self.values(o, label)
+        if not ns and any(w[:1].isupper() for w in n.words if w.casefold() in n.others):
+            return Verdict.UNRELATED  # the value it names is someone else's: "drove their dad's Volvo"
         if na and na <= oa and not n.departed:
             return Verdict.SAME
         if ns and os:  # the distiller writes the user by their name: "Katherine now goes by Kit" renames

@@ -454,6 +454,28 @@ def test_a_person_no_relation_word_names_is_someone_else_by_meaning(decider, fac
 @pytest.mark.parametrize(
     ("old", "new"),
     [
+        ("The user's partner is Tomasz.", "The user ran into their ex, Leandro, outside the gym — so awkward."),  # the ex's
+        ("The user drives a Honda Jazz.", "The user is driving their dad's Volvo this week."),                  # dad's
+    ],
+)
+def test_what_the_user_does_with_someone_elses_is_not_the_users(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user drives a Honda Jazz.", "The user bought their uncle's old Saab, a 900 Turbo, and drives it now."),
+        ("The user's partner is Tomasz.", "The user's boyfriend is Leandro now."),
+    ],
+)
+def test_what_becomes_the_users_own_is_still_the_users(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
         ("The user lives in Cork.", "The user's house is in Galway now."),              # a thing of the user's own
         ("The user works at Brandt Freight.", "The user's employer is Veloura Salon now."),
         ("The user's favourite author is Ann Patchett.", "The user's favourite writer is Colm Toibin now."),
