@@ -154,6 +154,16 @@ _OCCUPATION = re.compile(r"\b(?:works? as|working as|employed as|(?:re-?)?qualif
                          r"|(?:job|role) as|(?:new|current) (?:job|role) is|job title is|(?:job )?title(?: \w+)? changed to)\b",
                          re.IGNORECASE)
 _FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
+#: What the user is now, in so many words: "is a luthier", "has been a court stenographer", "became a paramedic",
+#: "works as a courier". Group 1 is the noun phrase; its last word, when it names a person (:mod:`.persons`), is
+#: the occupation. "was a …" is the past.
+_IS_A = re.compile(r"\b(?:is|has been|became|has become|as|now)"  # "as": "works as a …", "qualified as a …"
+                   r"\s+(?:now\s+|also\s+)?(?:an?|the)\s+((?:[\w-]+\s+){0,3}?[\w-]+)"
+                   r"(?=\s+(?:at|in|for|with|on|from|and|but|by|now|these|who|\w+ing)\b|[,;.!\u2014]|$)", re.IGNORECASE)
+#: What makes a person's noun a pastime, not an occupation: "a keen amateur photographer in their free time".
+_PASTIME = re.compile(r"\b(?:amateur|keen|hobby\w*|for fun|on the side|in (?:their|his|her) (?:free|spare) time)\b", re.I)
+#: Labels the labeller gives an occupation it does not know ("is a luthier" is near no example of a job).
+_MAY_BE_WORK = frozenset(["", "job", "employer", "workplace", "everyday", "education", "business"])
 _KIND = re.compile(r"\bfavou?rite\s+(time of (?:year|day)|[a-z]+)", re.IGNORECASE)
 #: One kind in other words: "favourite group" is "favourite band", "favourite time of year" "favourite season".
 _KIND_SYNONYMS = {"movie": "film", "flick": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food",
@@ -349,6 +359,8 @@ class MeaningDecider:
         reading = read(fact.text)  # the rules first: they are cheap, and most facts stop here
         if reading.negated or reading.not_now or not self._about_user(fact, reading):
             return None
+        if self.occupation(fact):
+            return "job"  # "is a sommelier at Vireo": the occupation, so that "is a coffee roaster now" finds it
         label = self.label(fact)
         return label if label is not None and label.split(":")[0] in SINGLE_VALUED else None
 
@@ -388,7 +400,7 @@ class MeaningDecider:
         n = read(new.text)
         if is_withdrawal(new.text) or not self._about_user(new, n) or n.not_now:  # see ``retracts``
             return [Verdict.UNRELATED for _ in stored]
-        if not (n.departed or n.negated or (self.label(new) or "").split(":")[0] in SINGLE_VALUED):
+        if not (n.departed or n.negated or (self.label(new) or "").split(":")[0] in SINGLE_VALUED or self.occupation(new)):
             # only a stored negation can still flip ("no longer likes tea" → "likes tea"): skip reading the rest
             return [self._decide(new, old) if _NEGATED.search(old.text) or "n't" in old.text else Verdict.UNRELATED
                     for old in stored]
@@ -406,6 +418,9 @@ class MeaningDecider:
             return Verdict.SUPERSEDES if same_words else Verdict.UNRELATED
         if n.negated or n.additive:
             return Verdict.UNRELATED
+        jobs = self.occupation(new), self.occupation(old)
+        if jobs[0] and jobs[1] and jobs[0] != jobs[1]:  # the labeller does not know every occupation; a person's noun says
+            return Verdict.SUPERSEDES                    # it is one ("junior architect" → "project architect": the values)
         label = self.label(new)  # the old one's label only when it can matter: it may embed a twin
         if label is None or label.split(":")[0] not in SINGLE_VALUED or label != self.label(old):
             return Verdict.UNRELATED
@@ -421,6 +436,17 @@ class MeaningDecider:
         if ns and os:  # the distiller writes the user by their name: "Katherine now goes by Kit" renames
             return Verdict.SUPERSEDES if ns - os and (os - ns or label == "name") else Verdict.UNRELATED
         return Verdict.SUPERSEDES if na - oa and oa - na else Verdict.UNRELATED
+
+    def occupation(self, fact: Fact) -> str | None:
+        """The occupation a fact says the user has now ("is a porter at Eastgate" → porter), or None: a person's noun
+        after "is a", "became a", "works as a" …, in a fact whose label could be work."""
+        said = _IS_A.search(fact.text)
+        phrase = list(itertools.takewhile(lambda w: w not in _STOP, said.group(1).casefold().split())) if said else []
+        head = phrase[-1] if phrase else ""  # "a farrier last spring": farrier
+        if (not head or self._persons is None or _RELATION.fullmatch(head) or _PASTIME.search(fact.text)
+                or (self.label(fact) or "").split(":")[0] not in _MAY_BE_WORK):
+            return None
+        return head if self._persons.is_person(head) else None
 
     def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]:
         """The closest matches: stored facts sharing the most words the withdrawal names besides its

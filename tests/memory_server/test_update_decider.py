@@ -476,6 +476,31 @@ def test_what_becomes_the_users_own_is_still_the_users(decider, fact, old, new):
 @pytest.mark.parametrize(
     ("old", "new"),
     [
+        ("The user is a glazier.", "The user is a horologist now."),
+        ("The user is a cooper at Ashby Barrels.", "The user became a farrier last spring."),
+        ("The user has been a bookkeeper for years.", "The user works as a falconer these days."),
+    ],
+)
+def test_an_occupation_the_examples_do_not_name_replaces_the_old_one(decider, fact, old, new):
+    assert decider.attribute(fact(new)) == "job"
+    assert verdict(decider, fact, old, new) is Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user is a glazier.", "The user is a keen amateur astronomer in their spare time."),  # a pastime
+        ("The user is a glazier.", "The user's brother became a farrier."),                      # someone else's
+        ("The user is a glazier.", "The user was a horologist years ago."),                      # the past
+    ],
+)
+def test_a_pastime_someone_elses_trade_or_a_past_one_is_no_new_occupation(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
         ("The user lives in Cork.", "The user's house is in Galway now."),              # a thing of the user's own
         ("The user works at Brandt Freight.", "The user's employer is Veloura Salon now."),
         ("The user's favourite author is Ann Patchett.", "The user's favourite writer is Colm Toibin now."),
