@@ -14,8 +14,9 @@ letters"), and it does not end with its subject ("Delayed again, the morning fli
 * "I am" before a noun phrase only when its head names a person, by meaning (:mod:`.persons`): "paramedic in
   Bristol", "mum of three", "night owl" are the writer; "busy day at the market" and "fascinating stuff" are not.
 
-Which words can be verbs, nouns or adjectives comes from lemminflect's English lexicon (a dependency of the
-server), not from lists written here.
+Which words can be verbs, nouns or adjectives comes from lemminflect's English lexicon (in the ``server`` extra),
+not from lists written here. It is imported when first needed, so that the distiller imports without the extra;
+without it no clause is read as dropped.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
-
-from lemminflect import getAllLemmas, getInflection
+from types import ModuleType
 
 __all__ = ["told_by_writer"]
 
@@ -60,16 +60,33 @@ _SUBJECT_LAST = re.compile(r",\s*(?i:the|that|this|these|those)\s+[^,]+$")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d[\d.,:]*")
 
 
+@lru_cache(maxsize=1)
+def _lexicon() -> ModuleType | None:
+    """lemminflect, or None when the server extra is not installed."""
+    try:
+        import lemminflect
+    except ImportError:
+        return None
+    return lemminflect
+
+
 @lru_cache(maxsize=8192)
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """``word``'s lemmas by what it can be ("work": {"NOUN": ("work",), "VERB": ("work",)})."""
+    lexicon = _lexicon()
+    return dict(lexicon.getAllLemmas(word)) if lexicon is not None else {}
+
+
 def _kinds(word: str) -> frozenset[str]:
     """What ``word`` can be in English ("work": a noun or a verb); empty for a word the lexicon does not know."""
-    return frozenset(getAllLemmas(word))
+    return frozenset(_lemmas(word))
 
 
 @lru_cache(maxsize=8192)
 def _is_form(word: str, tag: str) -> bool:
     """Whether ``word`` is its verb's ``tag`` form: ``VBD`` "grew", ``VBN`` "born", ``VBZ`` "finds"."""
-    return any(word in getInflection(lemma, tag) for lemma in getAllLemmas(word).get("VERB", ()))
+    lexicon = _lexicon()
+    return lexicon is not None and any(word in lexicon.getInflection(lemma, tag) for lemma in _lemmas(word).get("VERB", ()))
 
 
 def _finite(word: str, *, strict: bool = False) -> bool:
@@ -85,7 +102,7 @@ def _finite(word: str, *, strict: bool = False) -> bool:
 
 
 def _plural(noun: str) -> bool:
-    return noun.endswith("s") and noun not in getAllLemmas(noun).get("NOUN", (noun,))
+    return noun.endswith("s") and noun not in _lemmas(noun).get("NOUN", (noun,))
 
 
 def _acts(first: str, following: str | None) -> bool:
@@ -116,6 +133,8 @@ def told_by_writer(clause: str, is_person: Callable[[str], bool] | None, skip: f
     paramedic in Bristol"), or None when it has a subject of its own or tells something else. ``skip`` are the
     adverbs that may come first ("currently studying nursing"); ``is_person`` says whether a noun names a person
     (without it, a clause with no verb is not taken)."""
+    if _lexicon() is None:
+        return None
     chunks = _CHUNK.split(clause)
     words = _WORD.findall(chunks[0])
     at = next((i for i, w in enumerate(words) if w.casefold() in _PREPOSITIONS
