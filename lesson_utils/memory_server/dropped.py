@@ -14,9 +14,9 @@ letters"), and it does not end with its subject ("Delayed again, the morning fli
 * "I am" before a noun phrase only when its head names a person, by meaning (:mod:`.persons`): "paramedic in
   Bristol", "mum of three", "night owl" are the writer; "busy day at the market" and "fascinating stuff" are not.
 
-Which words can be verbs, nouns or adjectives comes from lemminflect's English lexicon (in the ``server`` extra),
-not from lists written here. It is imported when first needed, so that the distiller imports without the extra;
-without it no clause is read as dropped.
+Which words can be verbs, nouns or adjectives comes from lemminflect's English lexicon (in the ``server`` extra);
+the lists below hold only small words (articles, pronouns, prepositions, auxiliaries). The lexicon is imported
+when first needed, so that the distiller imports without the extra; without it no clause is read as dropped.
 """
 
 from __future__ import annotations
@@ -146,14 +146,14 @@ def told_by_writer(clause: str, is_person: Callable[[str], bool] | None, skip: f
     said = clause[0].lower() + clause[1:]
     if _acts(first, following):
         past = _is_form(first, "VBD") or _is_form(first, "VBN")
-        if _verb_after(phrase) or following in _TO_ME or _compound_subject(first, phrase):
-            return None  # "Retired postman finds …", "let me know", "email me at …"
+        if _verb_after(phrase) or following in _TO_ME or first in _MODALS or _compound_subject(first, phrase):
+            return None  # "Retired postman finds …", "let me know", "email me at …", "could be worse"
         if first.endswith("ing"):  # "moving to Singapore"; not "asking for a friend", nor a lead: "starting this week, my …"
             later_subject = any(_WORD.findall(c)[:1] and _WORD.findall(c)[0].casefold() in _OWN_OPENING for c in chunks[1:])
             return None if first in _WHY_WRITING or later_subject else f"I am {said}"
         if _is_form(first, "VBN") and ((following is None and not at) or following in _FEELING):
             return None  # "agreed, thanks", "tired of all this rain": a reply or a feeling ("newly retired" is news)
-        if not past and (following in _POINTED or following in _ARTICLES or first in _MODALS):
+        if not past and (following in _POINTED or following in _ARTICLES):
             return None  # "translate this", "write a haiku", "have a good one": said to the assistant
         return f"I was {said}" if _is_form(first, "VBN") and not _is_form(first, "VBD") else f"I {said}"
     if first == "from":
