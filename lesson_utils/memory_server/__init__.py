@@ -12,9 +12,9 @@ From a shell: ``python -m lesson_utils.memory_server --db memories.sqlite3``.
 
 What differs from a real Cortadel server, honestly:
 
-* Facts are distilled from conversations by rules (``distill.py``): plain first-person statements
-  become third-person facts; anything subtler is missed. (The SDK and the contract do not say how a
-  real Cortadel distils.)
+* Facts are distilled from conversations by rules (``distill.py``): plain first-person statements, and chat
+  that drops its "I" ("Speak Dutch", "Paramedic in Bristol": ``dropped.py``), become third-person facts;
+  anything subtler is missed. (The SDK and the contract do not say how a real Cortadel distils.)
 * ``rerank="cross_encoder"`` is accepted, but there is no cross-encoder: the fused candidates are
   re-sorted by embedding cosine similarity and each hit says ``attributes["rerank"] == "cosine"``.
 * ``expand_query``, ``include_faded`` and ``include_session_arm`` are accepted and have nothing
@@ -32,7 +32,8 @@ What the offline decider (``meaning.py``) catches, for facts about the user:
 * a new value of a single-valued attribute supersedes the old one — home, name, age, employer, job, partner,
   car, a favourite of one kind, the time of one activity — read by meaning (the fact's embedding against
   labelled examples), so "our new place is in Aarhus", "turned 28 yesterday" or "mustard yellow has become
-  my favourite colour" count, whatever the wording;
+  my favourite colour" count, whatever the wording; an occupation no example names ("is a luthier") is read
+  by whether the noun names a person (``persons.py``);
 * a departure replaces what was left, whatever its attribute ("sold my Corolla and bought a Tesla", "quit
   the bakery and signed on with a brewery", "moved out of Leeds");
 * a fact and its negation ("likes tea" ⇄ "does not like tea"): the newer wins;
