@@ -19,8 +19,11 @@ time a possessive's head noun is seen), not a model call:
    labels (likes, pets, languages, trips, where one grew up, a landline …) are there so that near misses land
    on them and fill no slot; the ``everyday`` label (errands, meals, plans, passing news) is the bulk of a
    long history: without it, a fifth of a 590-memory history was read as single-valued and replaced by
-   unrelated facts. Near misses carry values as facts do (a guest, a show's title, a place passed through, a
-   pet's name): a twin with an X is otherwise drawn to the single-valued examples, the only ones with an X. An
+   unrelated facts. Half its examples were written by someone who saw no history, from a list of kinds: the
+   first half, written looking at dev's haystack, left "plays a bit of guitar" a job and "bonded over pho" a
+   partner in histories by other authors. Near misses carry values as facts do (a guest, a show's title, a
+   place passed through, a pet's name): a twin with an X is otherwise drawn to the single-valued examples, the
+   only ones with an X. An
    example that shares the fact's value ("born outside Cork" for "based in Cork") does not vote in the fact's
    own reading: it is near by that value alone. An e-mail address is the email attribute, whatever the wording
    ("reach them at …").
@@ -281,7 +284,8 @@ class MeaningDecider:
         self.frames = _frames(labels, texts)
         self._texts = list(texts)
         self._labels_of: dict[str, str | None] = {}  # stored facts' labels, by text
-        self._framing = {_stem(w) for frame in self.frames.values() for w in frame}  # any attribute's wording
+        # any attribute's wording; not the everyday examples' shared words: topics ("coffee"), not a wording
+        self._framing = {_stem(w) for label, frame in self.frames.items() if label != "everyday" for w in frame}
         self._favourite = np.array([label.startswith("favourite:") for label in labels])
         self._likes = np.array([label == "likes" for label in labels])
         self._values = [value_words(text) for text in texts]

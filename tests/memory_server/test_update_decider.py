@@ -589,3 +589,16 @@ def test_where_a_job_is_is_no_occupation(decider, fact, text):
 def test_an_occupation_told_in_those_words_replaces_the_old_job(decider, fact):
     assert verdict(decider, fact, "The user is a ferry deckhand.", "The user went back to being a courier.") \
         is Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The user bonded with the neighbour over a jar of kimchi.",
+        "The user is on bins this week.",
+    ],
+)
+def test_everyday_news_fills_no_attribute(decider, fact, text):
+    """Errands, meals, media and remarks are most of a long history; examples of them (written from a list of kinds,
+    not from any history) keep them from being read as a job, a home or a name."""
+    assert decider.attribute(fact(text)) is None
