@@ -33,7 +33,8 @@ time a possessive's head noun is seen), not a model call:
    attribute conflict when each has a value the other lacks; the same value again is ``SAME``; a
    value plus detail ("my flat in Porto has a balcony") is neither, and both stay. A name beside the
    user's old name renames them ("Katherine now goes by Kit": the distiller writes the user by name).
-   A work address or number sits beside the personal one.
+   A work address or number sits beside the personal one. An age is a number ("34", "forty-two", "twenty-ninth"),
+   never a day of a month: "Dmitri's birthday is on jan 7th" says no age.
 
 Rules stay only where a rule is the simplest correct tool:
 
@@ -42,12 +43,13 @@ Rules stay only where a rule is the simplest correct tool:
   ``subject.py``, as search reads it: "the user's partner's mum" is the mum's. A fact about the user's
   partner alone that names them and that the examples read as the partner attribute ("the user's new
   partner, Ana, …", "the user's partner's name is Ana") is the user's; what the partner did ("the user's
-  wife got them tickets") is the partner's. A person no relation word names ("the user's chiropodist moved to
-  Sligo") is someone else by meaning (``persons.py``: nearer people's occupations than the things a user has),
+  wife got them tickets") is the partner's. A fact that opens with another noun phrase, the user's possessive
+  inside it, is that one's ("The sister of the user's husband works as …"). A person no relation word names
+  ("the user's chiropodist moved to Sligo") is someone else by meaning (``persons.py``: nearer people's occupations than the things a user has),
   unless the examples put that noun after "the user's" themselves ("employer", "nickname", "favourite");
-* **not current** (``timeframe.not_current``: "years ago", "as a child", "back in uni", "would love to",
-  "if they won") — the distant past or a wish holds no current value, so it neither supersedes nor is
-  superseded;
+* **not current** (``timeframe.not_current``: "years ago", "as a child", "back in uni", "they were working as
+  … for five years", "would love to", "daydreams about", "if they won") — the distant past or a wish holds no
+  current value, so it neither supersedes nor is superseded;
 * **departure** — the verbs of leaving (``updates.LEAVING``: "sold", "quit", "left", "moved out of",
   "broke up with" …), of exchange ("traded in", "replaced", "overtaken", "knocked … off", "switched …
   from X to Y"), "X but now Y" and "not X any more, (it's) Y now" (``updates.NEW_VALUE_NOW``, the same reading
@@ -87,8 +89,8 @@ from typing import Any
 import numpy as np
 
 from .persons import PersonWords
-from .subject import MODIFIERS, PARTNER, RELATION, group_member, possessed
-from .timeframe import RECURRING, TIME_WORDS, not_current
+from .subject import MODIFIERS, PARTNER, RELATION, fronted_subject, group_member, possessed
+from .timeframe import DATE, RECURRING, TIME_WORDS, not_current
 from .updates import EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
 
 __all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
@@ -167,6 +169,9 @@ _IS_A = re.compile(r"\b(?:is|has been|became|has become|as|now)"  # "as": "works
 _PASTIME = re.compile(r"\b(?:amateur|keen|hobby\w*|for fun|on the side|in (?:their|his|her) (?:free|spare) time)\b", re.I)
 #: Labels the labeller gives an occupation it does not know ("is a luthier" is near no example of a job).
 _MAY_BE_WORK = frozenset(["", "job", "employer", "workplace", "everyday", "education", "business"])
+#: What an age is: a number, in digits or words ("34", "forty-two", "twenty-ninth"), not a day of a month.
+_AGE = re.compile(r"\d{1,3}|(?:(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)(?:y|ieth)|eleven(?:th)?|twel(?:ve|fth)|\w+teen(?:th)?)"
+                  r"(?:-(?:one|two|three|four|five|six|seven|eight|nine|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth))?")
 _KIND = re.compile(r"\bfavou?rite\s+(time of (?:year|day)|[a-z]+)", re.IGNORECASE)
 #: One kind in other words: "favourite group" is "favourite band", "favourite time of year" "favourite season".
 _KIND_SYNONYMS = {"movie": "film", "flick": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food",
@@ -178,13 +183,14 @@ def _whose(line: str, links: list[str] | None) -> str | None:
     """Whose fact it is when not the user's, read by ``subject.py`` (search reads the subject there too): a
     possessive chain with a relation word among a link's first words ("sister's boyfriend", "partner's mum",
     "choir director") or a person named right after them ("the user's physio Dana"), or a member of the
-    user's circle ("Ivy from the user's choir", "the user's rafael from work"), or whatever a name is given
-    to ("will call it Biscuit"). ``links`` is the chain :func:`read` found; a word before the possessive ("ngl
-    the user's stepdad …", "Yesterday the user's nephew …") does not hide it."""
+    user's circle ("Ivy from the user's choir", "the user's rafael from work"), or a noun phrase the fact
+    opens with ("The sister of the user's husband …"), or whatever a name is given to ("will call it
+    Biscuit"). ``links`` is the chain :func:`read` found; a word before the possessive ("ngl the user's
+    stepdad …", "Yesterday the user's nephew …") does not hide it."""
     if _NAMING_ANOTHER.search(line):
         return "it"
     if links is None:
-        return group_member(line)
+        return group_member(line) or fronted_subject(line)
     if len(links) > 1 and links[-1].casefold().startswith("name"):  # "the user's partner's name is Ana": the partner
         links = links[:-1]
     heads, someone = [], False
@@ -244,6 +250,7 @@ class Reading:
     kind: str | None            # the literal kind of a favourite ("colour")
     not_now: bool               # the distant past or a wish (``timeframe.not_current``): no current value
     others: frozenset[str] = frozenset()  # lower-case words that are someone else's ("Volvo" in "their dad's Volvo")
+    dates: frozenset[str] = frozenset()   # the numbers of days of a month ("28" in "june 28th"): no age
 
 
 @lru_cache(maxsize=8192)
@@ -268,7 +275,8 @@ def read(text: str) -> Reading:
     others = {w.casefold() for hit in _SOMEONE_ELSES.finditer(line) for w in _WORD.findall(hit["thing"] or hit["name"])}
     return Reading(tuple(w.removesuffix("'s") for w in words), whose, _head(links), negated,
                    bool(_ADDITIVE.search(line)), frozenset(departed - _STOP), _KIND_SYNONYMS.get(kind or "", kind),
-                   not_current(text), frozenset(others))
+                   not_current(text), frozenset(others),
+                   frozenset(day for hit in DATE.finditer(line) for day in hit.groups() if day))
 
 
 class MeaningDecider:
@@ -388,8 +396,8 @@ class MeaningDecider:
             low = _number(word.casefold())
             timed = low in TIME_WORDS or low[:1].isdigit()
             if (low in _STOP or low in frame or (timely and not timed) or (not timely and low in TIME_WORDS)
-                    or low in reading.others):
-                continue  # a schedule's value is its day, date or time; elsewhere a time is no value
+                    or low in reading.others or (label == "age" and (low in reading.dates or not _AGE.fullmatch(low)))):
+                continue  # a schedule's value is its day, date or time; elsewhere a time is no value; an age is a number
             found.add(low)
             if word[:1].isupper() or low[:1].isdigit():
                 strong.add(low)

@@ -12,6 +12,11 @@ tell them apart without any model:
   the sister), skipping modifiers like "old" or "best";
 * or it is "<Name> from their/his/her/the user's/<Name>'s …" (a member of some group: "Eva from the
   user's choir", as the distiller writes it, or "Rosa from Imran's climbing club");
+* or it opens with a noun phrase other than the user, the user's possessive inside it or nowhere
+  ("The sister of the user's husband works as …", "One of the user's flatmates …", "The guy who runs
+  the user's café …"): the person is its head word. Not when the user is the subject after a lead
+  ("The other day the user moved …"), nor when the noun phrase acted on the user's thing ("The
+  piano teacher moved the user's lesson") or is the user's thing ("The Skoda is now the user's car");
 * "'s" before a function word is "is" or "has", not a possessive ("The user's home's in Hull");
 * a possessive followed by is/are/was/were within three words is an attribute of the user, not a
   person ("The user's favourite food is …", "The user's sister is called …" is about the sister,
@@ -28,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["KIN_GROUPS", "MODIFIERS", "PARTNER", "RELATION", "about_someone_else", "group_member", "person_of",
+__all__ = ["KIN_GROUPS", "MODIFIERS", "PARTNER", "RELATION", "about_someone_else", "fronted_subject", "group_member", "person_of",
            "possessed"]
 
 PARTNER = r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse"
@@ -51,6 +56,16 @@ _LINK = re.compile(rf"^((?:{_CHAIN_WORD}\s+)?{_CHAIN_WORD}){_OWNS}(.+)$", re.DOT
 _ATTRIBUTE = re.compile(r"^(?:[^\W_]+\s+){0,2}(?:is|are|was|were)\b", re.IGNORECASE)
 #: "<Name> from <anyone's> <group>": "Eva from the user's choir", "Rosa from Imran's climbing club", "Tom from Agnes' team".
 _GROUP_MEMBER = re.compile(r"^\s*([A-Z][^\W\d_]+) (?:from|at) (?:their|his|her|the user['’]s|[A-Z][^\W\d_]*(?:['’]s|s['’]))\s")
+#: A fact that opens with a noun phrase other than the user ("The sister of the user's husband works as …", "One of
+#: the user's flatmates started at …", "The guy who runs the user's café is called …"): its head word, group 1, is
+#: whose fact it is when the user's possessive is inside that noun phrase (group 2) or nowhere; not when it is what
+#: the fronted one acted on ("The piano teacher moved the user's lesson to 5 pm").
+_FRONTED = re.compile(r"^(?:the|a|an|one|some|most|both|each|none|any)\s+(?!user\b)(?:of\s+the\s+user's\s+)?([\w'-]+)"
+                      r"(?:(?!\b(?:the user's|their)\b).)*?(\b(?:of|who \w+|that \w+)\s+(?:the user's|their)\b|$)", re.I)
+#: The user as the subject after a lead ("The other day the user moved …"), or the user's thing as what a fronted
+#: noun phrase is ("The Tesla is now the user's car"): the fact is the user's after all.
+_USER_AFTER_ALL = re.compile(r"(?<!\bof )(?<!\bwith )(?<!\bto )(?<!\bfor )\b(?:the user|they)\b(?!'s)"
+                             r"|\b(?:is|are|has become|became)\s+(?:now\s+|also\s+)?(?:the user's|their)\b", re.I)
 #: Words before a possessive's head noun that do not name the person ("old schoolmate", "best friend").
 MODIFIERS = frozenset("old best new late former younger older little big elder".split())
 #: Relation words that name each other: a question about one may be answered by a memory about another.
@@ -85,6 +100,13 @@ def group_member(content: str) -> str | None:
     return member.group(1) if member else None
 
 
+def fronted_subject(content: str) -> str | None:
+    """The head word of a noun phrase other than the user that a memory opens with ("sister" in "The sister of the
+    user's husband works as …"), or None."""
+    fronted = _FRONTED.match(content)
+    return fronted[1].casefold() if fronted and not _USER_AFTER_ALL.search(content) else None
+
+
 def possessed(content: str) -> list[str] | None:
     """The links of a memory's possessive chain, the last with the rest of the sentence ("The user's partner's
     mum is a nurse" → ["partner", "mum is a nurse"]), or None when it does not open with a possessive. The
@@ -104,7 +126,7 @@ def person_of(content: str) -> str | None:
     links = possessed(content)
     if links is None:
         member = group_member(content)
-        return member.casefold() if member else None
+        return member.casefold() if member else fronted_subject(content)
     phrase = links[-1]
     if _ATTRIBUTE.match(phrase):  # "the user's favourite food is …": the user's, but "… sister's favourite food" the sister's
         if len(links) == 1:

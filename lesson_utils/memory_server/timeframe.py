@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DAY", "MONTH", "RECURRING", "TIME_WORDS", "about_now", "long_past", "not_current"]
+__all__ = ["DATE", "DAY", "MONTH", "RECURRING", "TIME_WORDS", "about_now", "long_past", "not_current"]
 
 _WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 _MONTHS = "january february march april may june july august september october november december".split()
@@ -40,6 +40,10 @@ DAY, MONTH = (rf"(?:{'|'.join(words)})" for words in (_WEEKDAYS, _MONTHS))
 TIME_WORDS = frozenset([*_WEEKDAYS, *(day + "s" for day in _WEEKDAYS), *_MONTHS, *"""weekday weekdays weekend weekends
     morning mornings afternoon afternoons evening evenings night nights noon midnight am pm today yesterday tomorrow
     lunchtime lunchtimes bedtime teatime dawn dusk""".split()])
+_MONTH_OR_SHORT = rf"(?:{MONTH}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?"
+#: A day of a month ("june 28th", "the 26th of july", "3 March"): its number, group 1 or 2, is a date, not an age.
+DATE = re.compile(rf"\b{_MONTH_OR_SHORT}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_OR_SHORT}\b",
+                  re.IGNORECASE)
 #: A time that comes round again ("on Wednesdays", "every other Sunday", "weekday mornings"): what a schedule says.
 RECURRING = re.compile(rf"\b(?:(?:every|each)\s+(?:other\s+|second\s+)?(?:{DAY}|day|morning|afternoon|evening|night|week|weekend"
                        rf"|fortnight|month)|{DAY}s|weekday|mornings|afternoons|evenings|nights|weekends|weekly|fortnightly)\b",
@@ -60,8 +64,10 @@ _LONG_PAST = re.compile(rf"\b(?:{_DISTANT}|{_DECADES}|last year)\b", re.IGNORECA
 #: For the decider a decade sets the scene only when it leads ("In their twenties the user …"); at the
 #: end it tells an age ("… so that's them in their thirties").
 _SCENES = (r"back (?:in|when)|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\w+ ){1,4}(?:was|were)|"
-           r"(?:'s|their|his|her) (?:old|former|teenage|childhood|school|uni|college) (?:\w+ ){0,2}(?:was|were)|when (?:the user|they|[A-Z]\w+) (?:was|were)")
-_WISHES = (r"if(?! (?:that's|that is|it's|it is) (?:ok|okay|alright|all right|fine)| you (?:don't|do not) mind| possible)|would(?! (?:rather|prefer|like to be (?:called|known|addressed)|say))|might|some ?day|one day|dream(?:s|ed|ing)?"
+           r"(?:'s|their|his|her) (?:old|former|teenage|childhood|school|uni|college) (?:\w+ ){0,2}(?:was|were)|when (?:the user|they|[A-Z]\w+) (?:was|were)|"
+           # a state that went on in the past ("they were working as a nurse for years"), unless a change follows
+           r"(?:was|were|had been) (?:\w+ly |still |just |already )?\w+ing\b(?![^.;]*\b(?:but|until|till|then|now|so|before)\b)")
+_WISHES = (r"if(?! (?:that's|that is|it's|it is) (?:ok|okay|alright|all right|fine)| you (?:don't|do not) mind| possible)|would(?! (?:rather|prefer|like to be (?:called|known|addressed)|say))|might|some ?day|one day|(?:day)?dream(?:s|ed|ing)?"
            r"|fanc(?:ies|ied)|wonders?|wish(?:es)?|in another life|consider(?:s|ed|ing)|thinking (?:about|of)|"
            r"plan(?:s|ned|ning)? to|hop(?:es|ed|ing) to|tempted to|must(?! be)|needs? to|ha(?:s|ve) to(?! be)|should|ought to")
 #: A stay with an end in sight is not where the user lives ("in Lisbon for a month", "in Peru until June", "the

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from lesson_utils.memory_server.meaning import MeaningDecider
+from lesson_utils.memory_server.meaning import MeaningDecider, read
+from lesson_utils.memory_server.timeframe import not_current
 from lesson_utils.memory_server.store import MemoryStore, NewMemory
 from lesson_utils.memory_server.updates import (
     Fact, UpdateDecider, Verdict, is_withdrawal, make_decider, masked, named_subject,
@@ -589,6 +590,62 @@ def test_where_a_job_is_is_no_occupation(decider, fact, text):
 def test_an_occupation_told_in_those_words_replaces_the_old_job(decider, fact):
     assert verdict(decider, fact, "The user is a ferry deckhand.", "The user went back to being a courier.") \
         is Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user lives in Kendal.", "The manager of the user's climbing gym moved to Penrith."),   # "of the user's"
+        ("The user works as a luthier.", "A cousin of the user's wife works as a sommelier."),
+        ("The user drives a Kia.", "The brother of the user's flatmate drives a Lexus now."),
+        ("The user's partner is Soren.", "The woman who owns the user's local deli is called Marisol."),  # a relative clause
+    ],
+)
+def test_a_noun_phrase_opening_a_fact_is_its_subject(decider, fact, old, new):
+    """The distiller writes the user as "The user" or "The user's": a fact that opens with another noun phrase, the user's
+    possessive inside it, is about that."""
+    assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("text", "whose"),
+    [
+        ("The osteopath rescheduled the user's appointment to Friday.", None),   # what it acted on is the user's
+        ("The other evening the user moved to Hexham.", None),                    # the user, after a lead
+        ("The Skoda is now the user's car.", None),                               # the user's thing is what it is
+        ("The bursar of the user's college retired.", "bursar"),
+    ],
+)
+def test_whose_fact_a_fronted_noun_phrase_makes(text, whose):
+    assert read(text).relation == whose
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user works as a florist.", "The user was teaching chemistry at a school in Derby for a decade."),
+        ("The user lives in Ripon.", "The user was living above a chip shop in Salford for three years."),
+        ("The user works as a paramedic.", "Sometimes the user daydreams about quitting and becoming a sound engineer."),
+    ],
+)
+def test_a_state_that_went_on_in_the_past_or_a_daydream_holds_no_value_now(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
+
+
+def test_a_change_after_a_past_state_is_still_news():
+    assert not not_current("The user was renting in Derby but bought a house in Ripon last spring.")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "replaced"),
+    [
+        ("The user is 52.", "Bram's birthday is the 3rd of June, they need a card.", False),       # a date is no age
+        ("The user is 61.", "Tamsin's birthday is on Feb 11th, they keep forgetting it.", False),
+        ("The user is thirty.", "The user had their thirty-first birthday at a bowling alley.", True),  # an age in words
+    ],
+)
+def test_an_age_is_a_number_and_a_date_is_no_age(decider, fact, old, new, replaced):
+    assert (verdict(decider, fact, old, new) is Verdict.SUPERSEDES) is replaced
 
 
 @pytest.mark.parametrize(
