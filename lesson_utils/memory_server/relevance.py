@@ -22,12 +22,14 @@ The features, each cheap and known to the server for every hit:
   people are what a large history is full of, and similarity cannot tell "my horse" from "my
   neighbour's horse". Search already ranks such hits after the user's own; here it also lowers
   their probability, so a floor drops them.
-* ``long_past`` — 1 when the question asks about now and the memory tells of a time long past
-  (``timeframe.py``: "As a child the user visited Oslo…" for "Where do my parents live?"). Search
-  ranks these after the current facts; once the other people's near misses are ranked down they
-  are what an unanswerable question's top hits are made of, and this feature lets a floor drop them
-  (on dev, replaying the top 5 in-process, abstention at the floor that keeps recall@5 near 60% rose
-  from 70% to 80% with it).
+* ``not_now`` — 1 when the question asks about now and the memory holds no current value
+  (``timeframe.not_current``: the distant past, a wish, a stay with an end: "As a child the user
+  visited Oslo…" for "Where do my parents live?", "The user's first car was a Tesla" for "What car do
+  I have?"). Search ranks these after the current facts; once the other people's near misses are
+  ranked down they are what an unanswerable question's top hits are made of, and this feature lets a
+  floor drop them. It reads the decider's own test, so search and the decider agree on what is not now
+  (it read only the distant past until the eleventh round; on dev, replaying the top 5 in-process,
+  abstention at the floor that keeps recall@5 near 60% had risen from 70% to 80% with that).
 
 It feeds a logistic regression: ``relevance = 1 / (1 + exp(-(INTERCEPT + Σ COEFFICIENTS[f]·f)))``.
 The constants below were fitted by ``python bench/fit_relevance.py`` (which refits them and prints
@@ -48,24 +50,25 @@ import math
 from collections.abc import Sequence
 
 from .subject import about_someone_else
-from .timeframe import about_now, long_past
+from .timeframe import about_now, not_current
 
 __all__ = [
     "BACKGROUND", "COEFFICIENTS", "FEATURES", "FITTED_MODEL", "FITTED_ON", "INTERCEPT", "PRIOR_SIMILARITY",
     "about_someone_else", "background", "hit_features", "probability",
 ]
 
-FEATURES = ("contrast", "other_person", "long_past")
+FEATURES = ("contrast", "other_person", "not_now")
 #: Logistic-regression weights per feature (see the module docstring for how they were fitted).
-COEFFICIENTS = {"contrast": 8.812, "other_person": -3.354, "long_past": -1.878}
-INTERCEPT = -2.285
+COEFFICIENTS = {"contrast": 8.796, "other_person": -3.463, "not_now": -1.909}
+INTERCEPT = -2.194
 #: The embedding model the similarities came from; other models' similarities are not calibrated.
 FITTED_MODEL = "all-MiniLM-L6-v2-onnx-int8"
 #: What the constants were fitted on (the dev data; never the held-out test split).
 FITTED_ON = (
     "dev: the haystack users of the dev split's scorecard file (data/dev_split.json: 12 users, ~590 memories each), "
     "hybrid top 10 per question; L2 1.0; refitted 2026-12-01 after the decider stopped a long history's own facts "
-    "replacing one another (everyday examples, the distant past, named others) and the distiller kept subjectless chat"
+    "replacing one another (everyday examples, the distant past, named others) and the distiller kept subjectless chat; "
+    "refitted 2026-12-03 when the time feature became the decider's not-now test and a noun phrase first a person"
 )
 #: How many of the user's nearest memories make a query's background.
 BACKGROUND = 30
@@ -85,7 +88,7 @@ def hit_features(similarity: float, background_similarity: float, query: str, co
     return (
         similarity - background_similarity,
         float(about_someone_else(query, content)),
-        float(about_now(query) and long_past(content)),
+        float(about_now(query) and not_current(content)),
     )
 
 

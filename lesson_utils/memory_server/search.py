@@ -6,8 +6,9 @@ usually ship?" for "Alex ships on Fridays") from the vectors, and RRF needs no s
 calibration between the two. ``text_rank`` / ``vector_rank`` report each arm's 1-based rank.
 
 Then the fused best :data:`SUBJECT_POOL` are put in tiers, each kept in fused order: memories about
-the user (or a person the query names) first; for a query about now, memories of a time long past
-next (``timeframe.py``); memories about someone the query does not name last (``subject.py``). A
+the user (or a person the query names) first; for a query about now, memories that hold no current
+value next (the distant past, a wish, a stay: ``timeframe.py``); memories about someone the query does
+not name last (``subject.py``). A
 large history is full of both kinds of near miss, and neither arm can tell them from the answer.
 
 ``rerank="cross_encoder"`` is accepted for compatibility, but the local server has no
@@ -179,15 +180,16 @@ def search(
 
 def _by_subject_and_time(query: str, pool: list[int], contents: dict[int, str]) -> list[int]:
     """``pool`` (best first) in three tiers, each in its own order: memories about the user (or a
-    person the query names); for a query about now, those that tell of a time long past; memories
-    about someone the query does not name (``subject.py``, ``timeframe.py`` say how each is read)."""
+    person the query names); for a query about now, those that hold no current value (the distant past,
+    a wish, a stay with an end: the decider's own test); memories about someone the query does not name
+    (``subject.py``, ``timeframe.py`` say how each is read)."""
     now = timeframe.about_now(query)
 
     def tier(seq: int) -> int:
         content = contents[seq]
         if subject.about_someone_else(query, content):
             return 2
-        return 1 if now and timeframe.long_past(content) else 0
+        return 1 if now and timeframe.not_current(content) else 0
 
     return sorted((s for s in pool if s in contents), key=tier)  # sorted is stable: ranks kept within a tier
 

@@ -18,9 +18,9 @@ tell them apart without any model:
   ("The other day the user moved …"), nor when the noun phrase acted on the user's thing ("The
   piano teacher moved the user's lesson") or is the user's thing ("The Skoda is now the user's car");
 * "'s" before a function word is "is" or "has", not a possessive ("The user's home's in Hull");
-* a possessive followed by is/are/was/were within three words is an attribute of the user, not a
-  person ("The user's favourite food is …", "The user's sister is called …" is about the sister,
-  which the question then names).
+* a possessive followed by is/are/was/were within three words is an attribute of the user ("The
+  user's favourite food is …"), unless those words name a person: a relation word or a name ("The
+  user's old roommate is 41", "The user's boss Dmitri is …").
 
 The memory is about *someone else* when it has such a person and the question names neither that
 word nor a word of the same kin group ("parents" names "mother" and "father", "siblings" names
@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["KIN_GROUPS", "MODIFIERS", "PARTNER", "RELATION", "about_someone_else", "fronted_subject", "group_member", "person_of",
-           "possessed"]
+__all__ = ["KIN_GROUPS", "MODIFIERS", "PARTNER", "RELATION", "about_someone_else", "fronted_subject", "group_member",
+           "person_of", "possessed"]
 
 PARTNER = r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse"
 #: People and animals in someone's life (and the user's shop or office), as a pattern to match without case;
@@ -53,6 +53,8 @@ _CHAIN_WORD = r"[^\W\d_]+(?:-[^\W\d_]+)*"
 _POSSESSIVE = re.compile(rf"^\s*(?:(?:the user|{_CHAIN_WORD}){_OWNS}|(?:my|their)\s+)(.+)$", re.IGNORECASE | re.DOTALL)
 #: One more link of a possessive chain: "sister's friend Lea" -> "friend Lea".
 _LINK = re.compile(rf"^((?:{_CHAIN_WORD}\s+)?{_CHAIN_WORD}){_OWNS}(.+)$", re.DOTALL)
+#: A relation word or a name among a possessive's first words: a person, not an attribute of the user.
+_PERSON_WORD = re.compile(rf"\b(?:(?i:{RELATION})|[A-Z][\w-]*)\b")
 _ATTRIBUTE = re.compile(r"^(?:[^\W_]+\s+){0,2}(?:is|are|was|were)\b", re.IGNORECASE)
 #: "<Name> from <anyone's> <group>": "Eva from the user's choir", "Rosa from Imran's climbing club", "Tom from Agnes' team".
 _GROUP_MEMBER = re.compile(r"^\s*([A-Z][^\W\d_]+) (?:from|at) (?:their|his|her|the user['’]s|[A-Z][^\W\d_]*(?:['’]s|s['’]))\s")
@@ -128,7 +130,10 @@ def person_of(content: str) -> str | None:
         member = group_member(content)
         return member.casefold() if member else fronted_subject(content)
     phrase = links[-1]
-    if _ATTRIBUTE.match(phrase):  # "the user's favourite food is …": the user's, but "… sister's favourite food" the sister's
+    attribute = _ATTRIBUTE.match(phrase)
+    # "the user's favourite food is …": the user's, but "… sister's favourite food" the sister's, and "the user's old
+    # roommate is 41", "the user's boss Dmitri is …" the roommate's and Dmitri's
+    if attribute and not _PERSON_WORD.search(attribute.group(0)):
         if len(links) == 1:
             return None
         phrase = links[-2]

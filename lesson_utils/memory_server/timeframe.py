@@ -1,36 +1,37 @@
-"""Whether a question asks about now, and whether a memory tells of a time long past or of a wish.
+"""Whether a question asks about now, and whether a memory holds no current value: the distant past, a wish, a stay.
 
 Why: a long history holds the same topic at other times ("As a child the user visited Oslo with
-their parents", "A long time ago the user tried judo once", "Years ago the user spent a summer in
-Lima"). They share the question's words and meaning ("Where do my parents live?", "What do I do in
-my spare time?", "Which city is my home?"), so both search arms rank them with the current facts
-or above them. A question in the present tense asks what holds now; a memory framed as the distant
-past does not answer it. Search ranks such memories after the others (``search.py``) — only for a
-question about now: "When did I visit Oslo?" or "Which happened first…" keeps them where they are.
+their parents", "The user's first car was a Tesla", "If the user ever moves it'll be to Galway").
+They share the question's words and meaning ("Where do my parents live?", "What car do I have?",
+"Which city is my home?"), so both search arms rank them with the current facts or above them. A
+question in the present tense asks what holds now; a memory that holds nothing now does not answer
+it. Search ranks such memories after the others (``search.py``), and the relevance model counts it
+against a hit (``relevance.py``) — only for a question about now: "When did I visit Oslo?" or "Which
+happened first…" keeps them where they are. The update decider reads the same test: such a fact
+neither supersedes nor is superseded. One test, so search and the decider agree on what is not now.
 
 Both tests read plain grammar words, not any dataset's topics: the question is about now when it
-has a present-tense verb or "now"/"currently"/"these days" and no past-tense marker; the memory is
-in the past when it carries a distant-past phrase ("ago", "as a child", "at primary school", "used to",
-"once", "back then", "last year", "in their twenties"). Recent past ("last week", "yesterday") is not distant:
-"The user turned 51 last week" still says how old they are.
-
-The update decider asks :func:`not_current`: a fact framed as the distant past, or as a wish or a
-what-if, fills no attribute now. It leaves out "last year" ("The user moved to Lima last year" is
-still where they live) and "once a week" (a schedule), and adds the scenes a life story is told in
-("back in uni", "grew up", "their first car was") and the moods that hold nothing yet ("if" — not "if that's okay" —, "would",
-"might", "one day", "dreams of", "fancies", "considered", "plans to", "has to", "must"): "The user would love to retire in Norway" says nothing
-about where they live. A name asked for ("would like to be called Ash"), a preference ("would
-rather") and a hedge ("would say") are current, so "would" before them is not a wish. A stay with an end
-in sight ("renting in Lisbon for a month", "in Peru until June", "spending September in Kenya", "at their holiday cottage", "moved
-just for today"), a hire ("rented a van for the move") and a place just reached ("landed in Quito", "got to
-Krakow late") are not a home or a car either.
+has a present-tense verb or "now"/"currently"/"these days" and no past-tense marker.
+:func:`not_current` is true for a fact framed as the distant past ("ago", "as a child", "at primary
+school", "used to", "once", "back then", "in their twenties" when it leads), for the scenes a life
+story is told in ("back in uni", "grew up", "their first car was", "when they were", a state that
+went on in the past: "they were working as a nurse for five years" — not when a change follows: "was
+renting in Derby but bought a house in Ripon"), for the moods that hold nothing yet ("if" — not "if
+that's okay" —, "would", "might", "one day", "dreams of", "daydreams about", "fancies", "considered",
+"plans to", "has to", "must"), and for a stay with an end in sight ("renting in Lisbon for a month",
+"in Peru until June", "spending September in Kenya", "at their holiday cottage", "moved just for
+today"), a hire ("rented a van for the move") and a place just reached ("landed in Quito", "got to
+Krakow late"). It leaves out "last year" ("The user moved to Lima last year" is still where they live),
+recent past ("The user turned 51 last week" still says how old they are) and "once a week" (a
+schedule). A name asked for ("would like to be called Ash"), a preference ("would rather") and a hedge
+("would say") are current, so "would" before them is not a wish.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["DATE", "DAY", "MONTH", "RECURRING", "TIME_WORDS", "about_now", "long_past", "not_current"]
+__all__ = ["DATE", "DAY", "MONTH", "RECURRING", "TIME_WORDS", "about_now", "not_current"]
 
 _WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 _MONTHS = "january february march april may june july august september october november december".split()
@@ -60,7 +61,6 @@ _SCHOOL_DAYS = (r"(?:in|at|during) (?:(?:the user's|their|his|her) )?(?:(?:prima
 # "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
 _DISTANT = (r"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|used to|(?<=\s)once(?! (?:a|every|per)\b)|"
             rf"back then|formerly|years back|{_SCHOOL_DAYS}")
-_LONG_PAST = re.compile(rf"\b(?:{_DISTANT}|{_DECADES}|last year)\b", re.IGNORECASE)
 #: For the decider a decade sets the scene only when it leads ("In their twenties the user …"); at the
 #: end it tells an age ("… so that's them in their thirties").
 _SCENES = (r"back (?:in|when)|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\w+ ){1,4}(?:was|were)|"
@@ -87,11 +87,6 @@ _NOT_CURRENT = re.compile(rf"\b(?:{_DISTANT}|{_SCENES}|{_WISHES}|{_STAYS})\b|^{_
 def about_now(query: str) -> bool:
     """True when ``query`` asks what holds now (present tense, no past marker)."""
     return bool(_PRESENT.search(query)) and not _PAST.search(query)
-
-
-def long_past(content: str) -> bool:
-    """True when ``content`` tells of a time long past (see the module docstring)."""
-    return bool(_LONG_PAST.search(content))
 
 
 def not_current(content: str) -> bool:
