@@ -8,8 +8,8 @@ calibration between the two. ``text_rank`` / ``vector_rank`` report each arm's 1
 Then the fused best :data:`SUBJECT_POOL` are put in tiers, each kept in fused order: memories about
 the user (or a person the query names) first; for a query about now, memories that hold no current
 value next (the distant past, a wish, a stay: ``timeframe.py``); memories about someone the query does
-not name last (``subject.py``). A
-large history is full of both kinds of near miss, and neither arm can tell them from the answer.
+not name last (``subject.py``). A large history is full of both kinds of near miss, and neither arm can
+tell them from the answer.
 
 ``rerank="cross_encoder"`` is accepted for compatibility, but the local server has no
 cross-encoder: it re-sorts the fused candidates by the embedding cosine similarity itself (a

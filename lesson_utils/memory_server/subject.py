@@ -19,8 +19,8 @@ tell them apart without any model:
   piano teacher moved the user's lesson") or is the user's thing ("The Skoda is now the user's car");
 * "'s" before a function word is "is" or "has", not a possessive ("The user's home's in Hull");
 * a possessive followed by is/are/was/were within three words is an attribute of the user ("The
-  user's favourite food is …"), unless those words name a person: a relation word or a name ("The
-  user's old roommate is 41", "The user's boss Dmitri is …").
+  user's favourite food is …"), unless a relation word among them names a person ("The user's old
+  roommate is 41", "The user's boss Dmitri is …").
 
 The memory is about *someone else* when it has such a person and the question names neither that
 word nor a word of the same kin group ("parents" names "mother" and "father", "siblings" names
@@ -53,8 +53,9 @@ _CHAIN_WORD = r"[^\W\d_]+(?:-[^\W\d_]+)*"
 _POSSESSIVE = re.compile(rf"^\s*(?:(?:the user|{_CHAIN_WORD}){_OWNS}|(?:my|their)\s+)(.+)$", re.IGNORECASE | re.DOTALL)
 #: One more link of a possessive chain: "sister's friend Lea" -> "friend Lea".
 _LINK = re.compile(rf"^((?:{_CHAIN_WORD}\s+)?{_CHAIN_WORD}){_OWNS}(.+)$", re.DOTALL)
-#: A relation word or a name among a possessive's first words: a person, not an attribute of the user.
-_PERSON_WORD = re.compile(rf"\b(?:(?i:{RELATION})|[A-Z][\w-]*)\b")
+#: A relation word among a possessive's first words: a person, not an attribute of the user (a capital is no sign:
+#: "the user's Volvo is …").
+_PERSON_WORD = re.compile(rf"\b(?i:{RELATION})\b")
 _ATTRIBUTE = re.compile(r"^(?:[^\W_]+\s+){0,2}(?:is|are|was|were)\b", re.IGNORECASE)
 #: "<Name> from <anyone's> <group>": "Eva from the user's choir", "Rosa from Imran's climbing club", "Tom from Agnes' team".
 _GROUP_MEMBER = re.compile(r"^\s*([A-Z][^\W\d_]+) (?:from|at) (?:their|his|her|the user['’]s|[A-Z][^\W\d_]*(?:['’]s|s['’]))\s")

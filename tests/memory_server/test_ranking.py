@@ -78,6 +78,7 @@ def test_a_person_named_before_is_someone_else_even_in_a_fact_about_their_age(se
     ("How old am I?", "The user's old roommate is 41 and still cannot boil an egg.", True),  # a person before "is"
     ("Who is my employer?", "The user's boss Dmitri is off to Lisbon for three months.", True),
     ("What is my favourite food?", "The user's favourite food is pho.", False),              # an attribute before it
+    ("What car do I drive?", "The user's Volvo is in the garage again.", False),           # a capital is no person
     ("Where do I work?", "The manager of the user's gym works at a bank.", True),            # a noun phrase first
 ])
 def test_the_person_is_the_last_link_of_a_possessive_chain_and_kin_words_name_each_other(query, content, expected):
