@@ -12,11 +12,13 @@ tell them apart without any model:
   the sister), skipping modifiers like "old" or "best";
 * or it is "<Name> from their/his/her/the user's/<Name>'s …" (a member of some group: "Eva from the
   user's choir", as the distiller writes it, or "Rosa from Imran's climbing club");
-* or it opens with a noun phrase other than the user, the user's possessive inside it or nowhere
-  ("The sister of the user's husband works as …", "One of the user's flatmates …", "The guy who runs
-  the user's café …"): the person is its head word. Not when the user is the subject after a lead
-  ("The other day the user moved …"), nor when the noun phrase acted on the user's thing ("The
-  piano teacher moved the user's lesson") or is the user's thing ("The Skoda is now the user's car");
+* or it opens with a noun phrase other than the user, the user's possessive inside it ("The sister
+  of the user's husband works as …", "One of the user's flatmates …", "The guy who runs the user's
+  café …"): the person is its head word. Not when the user is the subject after a lead ("The other day
+  the user moved …"), nor when the noun phrase acted on the user's thing ("The piano teacher moved the
+  user's lesson") or is the user's thing ("The Skoda is now the user's car"). The update decider also
+  reads a fact with no user in it as not the user's ("The weather is grim"); search does not: "The
+  boiler was repaired in February" is the user's own news;
 * "'s" before a function word is "is" or "has", not a possessive ("The user's home's in Hull");
 * a possessive followed by is/are/was/were within three words is an attribute of the user ("The
   user's favourite food is …"), unless a relation word among them names a person ("The user's old
@@ -103,11 +105,17 @@ def group_member(content: str) -> str | None:
     return member.group(1) if member else None
 
 
-def fronted_subject(content: str) -> str | None:
+def fronted_subject(content: str, *, in_the_users_life: bool = False) -> str | None:
     """The head word of a noun phrase other than the user that a memory opens with ("sister" in "The sister of the
-    user's husband works as …"), or None."""
+    user's husband works as …"), or None. With ``in_the_users_life`` (as search reads it: who a memory is about),
+    only when the user's possessive is inside that noun phrase: "The boiler was repaired in February" is the user's
+    own news, not someone else's."""
     fronted = _FRONTED.match(content)
-    return fronted[1].casefold() if fronted and not _USER_AFTER_ALL.search(content) else None
+    if fronted is None or _USER_AFTER_ALL.search(content):
+        return None
+    if in_the_users_life and not re.search(r"\b(?:the user's|their)\b", fronted[0], re.IGNORECASE):
+        return None
+    return fronted[1].casefold()
 
 
 def possessed(content: str) -> list[str] | None:
@@ -129,7 +137,7 @@ def person_of(content: str) -> str | None:
     links = possessed(content)
     if links is None:
         member = group_member(content)
-        return member.casefold() if member else fronted_subject(content)
+        return member.casefold() if member else fronted_subject(content, in_the_users_life=True)
     phrase = links[-1]
     attribute = _ATTRIBUTE.match(phrase)
     # "the user's favourite food is …": the user's, but "… sister's favourite food" the sister's, and "the user's old

@@ -80,6 +80,7 @@ def test_a_person_named_before_is_someone_else_even_in_a_fact_about_their_age(se
     ("What is my favourite food?", "The user's favourite food is pho.", False),              # an attribute before it
     ("What car do I drive?", "The user's Volvo is in the garage again.", False),           # a capital is no person
     ("Where do I work?", "The manager of the user's gym works at a bank.", True),            # a noun phrase first
+    ("When was that?", "The boiler was repaired in February.", False),                     # the user's own news
 ])
 def test_the_person_is_the_last_link_of_a_possessive_chain_and_kin_words_name_each_other(query, content, expected):
     assert subject.about_someone_else(query, content) is expected
