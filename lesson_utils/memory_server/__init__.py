@@ -15,8 +15,10 @@ What differs from a real Cortadel server, honestly:
 * Facts are distilled from conversations by rules (``distill.py``): plain first-person statements, and chat
   that drops its "I" ("Speak Dutch", "Paramedic in Bristol": ``dropped.py``), become third-person facts;
   anything subtler is missed. (The SDK and the contract do not say how a real Cortadel distils.)
-* ``rerank="cross_encoder"`` is accepted, but there is no cross-encoder: the fused candidates are
-  re-sorted by embedding cosine similarity and each hit says ``attributes["rerank"] == "cosine"``.
+* Hybrid search fuses BM25 and vector candidates with RRF, then orders the best 60 by embedding cosine
+  similarity (``search.py`` says why). ``rerank="cross_encoder"`` is accepted, but there is no
+  cross-encoder: it does that cosine ordering (in the text mode too) and each hit says
+  ``attributes["rerank"] == "cosine"``.
 * ``expand_query``, ``include_faded`` and ``include_session_arm`` are accepted and have nothing
   to act on (no synonyms, fading or session summaries).
 * Above 20,000 memories per user the vector arm is approximate (an IVF index), and a BM25 query

@@ -5,15 +5,25 @@ Each arm ranks the user's memories on its own; a memory's fused score is the sum
 usually ship?" for "Alex ships on Fridays") from the vectors, and RRF needs no score
 calibration between the two. ``text_rank`` / ``vector_rank`` report each arm's 1-based rank.
 
-Then the fused best :data:`SUBJECT_POOL` are put in tiers, each kept in fused order: memories about
+In the hybrid mode fusion picks the candidates and the query's cosine similarity orders them: the fused
+best :data:`SUBJECT_POOL`, best similarity first (a hit only BM25 found is scored by its stored vector).
+In a history of hundreds of memories BM25 matches one common word of a short question ("car", "home",
+"living", which stems to "live") in many memories, and a memory both arms found weakly outranked in RRF
+the paraphrase only the vectors found ("What car do I have?": "took the car for its service" above "swapped
+the Volvo for a Subaru"). On the dev haystacks, ordering the fused pool by similarity lifted update accuracy
+from 81% to 86% (dev's filler) and from 48% to 70% (another author's), and recall@1 from 81% to 84% and
+62% to 75%. ``rrf_score`` and the arms' ranks are still each hit's own.
+
+Then the pool is put in tiers, each kept in that order: memories about
 the user (or a person the query names) first; for a query about now, memories that hold no current
 value next (the distant past, a wish, a stay: ``timeframe.py``); memories about someone the query does
 not name last (``subject.py``). A large history is full of both kinds of near miss, and neither arm can
 tell them from the answer.
 
 ``rerank="cross_encoder"`` is accepted for compatibility, but the local server has no
-cross-encoder: it re-sorts the fused candidates by the embedding cosine similarity itself (a
-bi-encoder) and marks each hit's ``attributes["rerank"]`` as ``"cosine"`` to say so.
+cross-encoder: it orders the fused candidates by the embedding cosine similarity (a bi-encoder),
+as the hybrid mode always does, also in the text mode, and marks each hit's
+``attributes["rerank"]`` as ``"cosine"`` to say so.
 
 In the hybrid and vector modes each hit also gets ``relevance``: the calibrated probability that
 it is evidence for the query (``relevance.py``), which the service sends as
@@ -151,15 +161,12 @@ def search(
     for ranks in (text_ranks, vector_ranks):
         for seq, rank in ranks.items():
             fused[seq] = fused.get(seq, 0.0) + 1.0 / (RRF_K + rank)
-    if rerank and fused:
-        if mode == "text":  # the text arm computed no similarities: fetch the stored vectors
-            qvec = QUERY_VECTORS.embed(embedder, query)
-            for seq, vec in store.vectors_for(user_id, list(fused)).items():
-                similarity[seq] = float(np.dot(vec, qvec))
-        order = sorted(fused, key=lambda s: (-similarity.get(s, -1.0), -fused[s], -s))
-    else:
-        order = sorted(fused, key=lambda s: (-fused[s], -s))  # ties: newest first
+    order = sorted(fused, key=lambda s: (-fused[s], -s))  # ties: newest first
     pool = order[: max(top_k, SUBJECT_POOL)]
+    if rerank and qvec is None and pool:  # text mode computed no query vector
+        qvec = QUERY_VECTORS.embed(embedder, query)
+    if qvec is not None and (rerank or mode == "hybrid"):
+        pool = _by_similarity(store, user_id, qvec, pool, similarity)
     order = _by_subject_and_time(query, pool, store.contents(pool))[:top_k]
     records = store.fetch(order)
     hits = [
@@ -176,6 +183,17 @@ def search(
     if qvec is not None and mode != "text" and getattr(embedder, "model", None) == relevance_mod.FITTED_MODEL:
         _add_relevance(store, user_id, query, qvec, relevance_mod.background([sim for _, sim in arm]), hits)
     return hits
+
+
+def _by_similarity(
+    store: MemoryStore, user_id: str, qvec: np.ndarray, pool: list[int], similarity: dict[int, float]
+) -> list[int]:
+    """``pool`` by the query's cosine similarity, best first (ties keep their fused order). A hit only the
+    text arm found gets its similarity from its stored vector, and ``similarity`` keeps it."""
+    missing = [seq for seq in pool if seq not in similarity]
+    for seq, vec in store.vectors_for(user_id, missing).items():
+        similarity[seq] = float(np.dot(vec, qvec))
+    return sorted(pool, key=lambda s: -similarity.get(s, -1.0))
 
 
 def _by_subject_and_time(query: str, pool: list[int], contents: dict[int, str]) -> list[int]:

@@ -1,8 +1,9 @@
 """Search ranks the user's own, current facts above the near misses a large history is full of.
 
 Each test builds a small store with one kind of near miss and fails on plain RRF ranking:
-facts about other people (subject.py) and facts framed in the distant past for a question about
-now (timeframe.py); the readers themselves are tested on single sentences.
+facts about other people (subject.py), facts framed in the distant past for a question about
+now (timeframe.py) and memories that share one common word with the question (the fused pool is
+ordered by similarity); the readers themselves are tested on single sentences.
 """
 
 from __future__ import annotations
@@ -129,3 +130,13 @@ def test_a_memory_framed_as_the_distant_past_holds_no_current_value(content, exp
 ])
 def test_the_decider_treats_the_distant_past_and_wishes_as_no_current_value(content, expected):
     assert timeframe.not_current(content) is expected
+
+
+def test_a_paraphrase_only_the_vectors_found_ranks_above_memories_that_share_one_common_word(server):
+    # BM25 matches "play" in every outing; plain RRF ranked those (found weakly by both arms) above the answer
+    outings = [f"The user saw a play {where} with {name}." for where, name in
+               (("at the Old Vic", "Mia"), ("about a lighthouse keeper", "Raj"), ("in the park", "Lea"),
+                ("in a pub theatre", "Theo"))]
+    with _client(server, "ren", [*outings, "The user has taken up the cello."]) as ren:
+        assert _top(ren, "What instrument do I play?")[0] == "The user has taken up the cello."
+
