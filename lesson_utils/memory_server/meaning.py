@@ -93,7 +93,7 @@ from .subject import MODIFIERS, PARTNER, RELATION, fronted_subject, group_member
 from .timeframe import DATE, RECURRING, TIME_WORDS, not_current
 from .updates import EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
 
-__all__ = ["EXEMPLARS", "MeaningDecider", "SINGLE_VALUED"]
+__all__ = ["EXEMPLARS", "KIND_SYNONYMS", "MeaningDecider", "SINGLE_VALUED", "poll", "read"]
 
 EXEMPLARS = Path(__file__).with_name("data") / "update_exemplars.txt"
 SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
@@ -174,7 +174,7 @@ _AGE = re.compile(r"\d{1,3}|(?:(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)
                   r"(?:-(?:one|two|three|four|five|six|seven|eight|nine|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth))?")
 _KIND = re.compile(r"\bfavou?rite\s+(time of (?:year|day)|[a-z]+)", re.IGNORECASE)
 #: One kind in other words: "favourite group" is "favourite band", "favourite time of year" "favourite season".
-_KIND_SYNONYMS = {"movie": "film", "flick": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food",
+KIND_SYNONYMS = {"movie": "film", "flick": "film", "color": "colour", "novel": "book", "dish": "food", "meal": "food",
                   "group": "band", "track": "song", "tune": "song", "writer": "author", "novelist": "author",
                   "beverage": "drink", "programme": "show", "series": "show", "time of year": "season"}
 
@@ -274,7 +274,7 @@ def read(text: str) -> Reading:
     kind = named.group(1).casefold() if named and named.group(1).casefold() not in _STOP else None
     others = {w.casefold() for hit in _SOMEONE_ELSES.finditer(line) for w in _WORD.findall(hit["thing"] or hit["name"])}
     return Reading(tuple(w.removesuffix("'s") for w in words), whose, _head(links), negated,
-                   bool(_ADDITIVE.search(line)), frozenset(departed - _STOP), _KIND_SYNONYMS.get(kind or "", kind),
+                   bool(_ADDITIVE.search(line)), frozenset(departed - _STOP), KIND_SYNONYMS.get(kind or "", kind),
                    not_current(text), frozenset(others),
                    frozenset(day for hit in DATE.finditer(line) for day in hit.groups() if day))
 
@@ -347,16 +347,9 @@ class MeaningDecider:
         polls = []
         for matrix, vector, least, allowed in zip(examples, (fact.vector, twin_vector), MIN_SIMILARITY, (apart, family),
                                                   strict=True):
-            sims = np.where(allowed, matrix @ np.asarray(vector, dtype=np.float32), -1.0)
-            nearest = np.argsort(-sims)[:NEIGHBOURS]
-            if sims[nearest[0]] < least:
-                continue
-            # the nearest examples decide; a big label's many far ones do not outvote them
-            weights = np.exp((sims[nearest] - sims[nearest[0]]) / SHARPNESS)
-            poll: dict[str, float] = {}
-            for i, weight in zip(nearest, weights / weights.sum(), strict=True):
-                poll[self.labels[i]] = poll.get(self.labels[i], 0.0) + float(weight)
-            polls.append(poll)
+            found = poll(np.where(allowed, matrix @ np.asarray(vector, dtype=np.float32), -1.0), self.labels, least)
+            if found:
+                polls.append(found)
         # both readings must agree: a label only the value pulls towards ("logistics") loses to one both back
         votes = {label: float(np.prod([poll.get(label, 0.0) + AGREEMENT for poll in polls]))
                  for label in set().union(*polls)}
@@ -481,6 +474,20 @@ class MeaningDecider:
             costs.append(cost)
         found = [c for c in costs if c is not None]
         return [c is not None and c == min(found) for c in costs]
+
+
+def poll(similarities: np.ndarray, labels: Sequence[str], least: float) -> dict[str, float]:
+    """Each label's share of the vote of the :data:`NEIGHBOURS` examples most similar to a text (``similarities``,
+    one per example, in ``labels`` order); empty when even the nearest is under ``least``. The nearest examples
+    decide: a vote fades with its distance from the nearest one, so a big label's many far ones do not outvote them."""
+    nearest = np.argsort(-similarities)[:NEIGHBOURS]
+    if similarities[nearest[0]] < least:
+        return {}
+    weights = np.exp((similarities[nearest] - similarities[nearest[0]]) / SHARPNESS)
+    shares: dict[str, float] = {}
+    for i, weight in zip(nearest, weights / weights.sum(), strict=True):
+        shares[labels[i]] = shares.get(labels[i], 0.0) + float(weight)
+    return shares
 
 
 def _exemplar_lines() -> list[str]:

@@ -14,7 +14,12 @@ the Volvo for a Subaru"). On the dev haystacks, ordering the fused pool by simil
 from 81% to 86% (dev's filler) and from 48% to 70% (another author's), and recall@1 from 81% to 84% and
 62% to 75%. ``rrf_score`` and the arms' ranks are still each hit's own.
 
-Then the pool is put in tiers, each kept in that order: memories about
+A question that asks about one of the user's single-valued attributes ("What do I do for a living?", read
+by ``asked.py``) is answered by the memories the update decider filed as that attribute's current value (the
+rows' ``slot``): in the hybrid mode they join the pool wherever the arms ranked them, and go first. Dev
+update accuracy rose from 86% to 89%, and from 70% to 82% among another author's filler.
+
+Then the rest of the pool is put in tiers, each kept in that order: memories about
 the user (or a person the query names) first; for a query about now, memories that hold no current
 value next (the distant past, a wish, a stay: ``timeframe.py``); memories about someone the query does
 not name last (``subject.py``). A large history is full of both kinds of near miss, and neither arm can
@@ -41,6 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import relevance as relevance_mod, subject, timeframe
+from .asked import asked_attribute
 from .embeddings import Embedder
 from .store import MemoryRecord, MemoryStore
 
@@ -115,6 +121,8 @@ class Hit:
     similarity: float | None
     #: P(evidence) from ``relevance.py``; None in text mode or for an embedder it was not fitted for.
     relevance: float | None = None
+    #: True when the hit fills the attribute the query asks about (``asked.py``).
+    asked: bool = False
     #: The features ``relevance`` was computed from (``relevance.FEATURES``), for refitting.
     features: tuple[float, ...] | None = None
 
@@ -163,19 +171,26 @@ def search(
             fused[seq] = fused.get(seq, 0.0) + 1.0 / (RRF_K + rank)
     order = sorted(fused, key=lambda s: (-fused[s], -s))  # ties: newest first
     pool = order[: max(top_k, SUBJECT_POOL)]
+    answers: set[int] = set()
+    if mode == "hybrid" and qvec is not None:
+        family = asked_attribute(embedder, query, qvec)
+        if family is not None:  # "What do I do for a living?": the user's current job, wherever the arms put it
+            answers = set(store.current_in_family(user_id, family, memory_type=memory_type, session_id=session_id))
+            pool = [*pool, *sorted(answers - set(pool))]
     if rerank and qvec is None and pool:  # text mode computed no query vector
         qvec = QUERY_VECTORS.embed(embedder, query)
     if qvec is not None and (rerank or mode == "hybrid"):
         pool = _by_similarity(store, user_id, qvec, pool, similarity)
-    order = _by_subject_and_time(query, pool, store.contents(pool))[:top_k]
+    order = _by_subject_and_time(query, pool, store.contents(pool), answers)[:top_k]
     records = store.fetch(order)
     hits = [
         Hit(
             record=records[s],
-            rrf_score=float(fused[s]),
+            rrf_score=float(fused.get(s, 0.0)),
             text_rank=text_ranks.get(s),
             vector_rank=vector_ranks.get(s),
             similarity=similarity.get(s),
+            asked=s in answers,
         )
         for s in order
         if s in records
@@ -196,14 +211,16 @@ def _by_similarity(
     return sorted(pool, key=lambda s: -similarity.get(s, -1.0))
 
 
-def _by_subject_and_time(query: str, pool: list[int], contents: dict[int, str]) -> list[int]:
-    """``pool`` (best first) in three tiers, each in its own order: memories about the user (or a
-    person the query names); for a query about now, those that hold no current value (the distant past,
-    a wish, a stay with an end: the decider's own test); memories about someone the query does not name
-    (``subject.py``, ``timeframe.py`` say how each is read)."""
+def _by_subject_and_time(query: str, pool: list[int], contents: dict[int, str], answers: set[int]) -> list[int]:
+    """``pool`` (best first) in tiers, each in its own order: the user's current values of the attribute the
+    query asks about (``answers``); memories about the user (or a person the query names); for a query about
+    now, those that hold no current value (the distant past, a wish, a stay with an end: the decider's own
+    test); memories about someone the query does not name (``subject.py``, ``timeframe.py`` say how each is read)."""
     now = timeframe.about_now(query)
 
     def tier(seq: int) -> int:
+        if seq in answers:
+            return -1
         content = contents[seq]
         if subject.about_someone_else(query, content):
             return 2
@@ -222,5 +239,5 @@ def _add_relevance(
             missing[seq].similarity = float(np.dot(vec, qvec))
     for h in hits:
         if h.similarity is not None:
-            h.features = relevance_mod.hit_features(h.similarity, background, query, h.record.content)
+            h.features = relevance_mod.hit_features(h.similarity, background, query, h.record.content, asked=h.asked)
             h.relevance = relevance_mod.probability(h.features)

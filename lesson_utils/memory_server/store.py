@@ -348,6 +348,13 @@ class MemoryStore:
         Not under the store's lock: the vector index has its own, per user."""
         return self.vectors.search(user_id, vector, limit, memory_type=memory_type, session_id=session_id)
 
+    def current_in_family(
+        self, user_id: str, family: str, *, memory_type: str | None = None, session_id: str | None = None
+    ) -> list[int]:
+        """The seqs of the user's current memories that fill the attribute ``family`` (the decider's slots)."""
+        with self._lock:
+            return self.rows.current_in_family(user_id, family, memory_type=memory_type, session_id=session_id)
+
     def vectors_for(self, user_id: str, seqs: Sequence[int]) -> dict[int, np.ndarray]:
         return self.vectors.vectors_for(user_id, seqs)
 

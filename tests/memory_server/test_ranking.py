@@ -2,8 +2,9 @@
 
 Each test builds a small store with one kind of near miss and fails on plain RRF ranking:
 facts about other people (subject.py), facts framed in the distant past for a question about
-now (timeframe.py) and memories that share one common word with the question (the fused pool is
-ordered by similarity); the readers themselves are tested on single sentences.
+now (timeframe.py), memories that share one common word with the question (the fused pool is
+ordered by similarity) and an answer far from its question's words (asked.py); the readers
+themselves are tested on single sentences.
 """
 
 from __future__ import annotations
@@ -140,3 +141,18 @@ def test_a_paraphrase_only_the_vectors_found_ranks_above_memories_that_share_one
     with _client(server, "ren", [*outings, "The user has taken up the cello."]) as ren:
         assert _top(ren, "What instrument do I play?")[0] == "The user has taken up the cello."
 
+
+def test_a_question_about_an_attribute_finds_the_users_current_value_whatever_its_words(server):
+    # a day at work is nearer the question for the embedding model than the job itself, and shares its words
+    decoys = ["The user had to work late on Tuesday, what a day.", "The user will work from the library tomorrow.",
+              "The user's work laptop keeps crashing.", "The user wants a better work-life balance this year."]
+    with _client(server, "ida", decoys) as ida:
+        ida.add("The user retrained and is an electrician now.")  # with the update checks: the decider's job slot
+        top = ida.search("What is my line of work now?", SearchOptions(mode="hybrid", top_k=5)).results
+        assert top[0].content == "The user retrained and is an electrician now."
+        assert top[0].attributes["relevance"] > max(h.attributes["relevance"] for h in top[1:])
+        # the lookup keeps the search's filters, and one user's attributes are never another's
+        elsewhere = ida.search("What is my line of work now?", SearchOptions(mode="hybrid", session_id="elsewhere"))
+        assert all("electrician" not in h.content for h in elsewhere.results)
+    with _client(server, "bo", decoys) as bo:
+        assert all("electrician" not in content for content in _top(bo, "What is my line of work now?"))

@@ -1,0 +1,88 @@
+"""Which of the user's single-valued attributes a question asks about: "What do I do for a living?" asks the job.
+
+Why: a question and the fact that answers it can be far apart for the embedding model and share no word.
+"What do I do for a living?" and "The user retrained and now works as a welder" have a cosine similarity of
+0.10; in a history of 500 memories, dozens are nearer, and BM25 matches "living" in "lived right above the
+pharmacy". But the update decider has already read that fact as the user's current job: it is the row's
+``slot`` (``meaning.py``), and the fact it replaced is no longer current. So a question that asks about an
+attribute is answered by the user's current memories in that slot, wherever the arms ranked them
+(``search.py`` puts them first).
+
+The question is compared with labelled example questions (``data/question_exemplars.txt``, embedded once per
+embedding model and process), and the nearest examples vote as the decider's do (``meaning.poll``). The
+examples were written by someone who had seen no history, question or lesson: 13 or so for each
+single-valued attribute, in many people's ways of asking ("remind me which company I'm with", "my email?",
+"hw old am i"), and 83 near misses labelled ``other`` (someone else's job, the first car, the pets). A
+question asks about the attribute its vote backs, when the nearest example is close enough. A favourite is
+one per kind: the kind the question names ("favourite podcast", "Which dish do I like most?": food, in the
+decider's words) is the slot; a question that names none asks about every favourite.
+
+Two rules keep a near miss from asking about the user's now, because the vote cannot see them reliably:
+
+* a relation word ("What does my brother do?", "my boss's name") makes it someone else's question, unless the
+  word is a partner's and the vote is ``partner`` ("What's my wife called?");
+* a question not about now (``timeframe.about_now``: "What was my first car?", "Where did I live before?")
+  asks about no current value.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .meaning import KIND_SYNONYMS, SINGLE_VALUED, poll, read
+from .subject import PARTNER, RELATION
+from .timeframe import about_now
+
+__all__ = ["QUESTION_EXEMPLARS", "asked_attribute"]
+
+QUESTION_EXEMPLARS = Path(__file__).with_name("data") / "question_exemplars.txt"
+#: How close the nearest example question must be (cosine), and how much of the vote the attribute needs.
+MIN_SIMILARITY, MIN_SHARE = 0.5, 0.5
+_RELATION = re.compile(rf"\b(?:{RELATION})\b", re.IGNORECASE)
+_PARTNER = re.compile(rf"\b(?:{PARTNER})\b", re.IGNORECASE)
+#: The kind a question about a favourite names without the word "favourite": "Which dish do I like most?"
+_KIND_ASKED = re.compile(r"\b(?:what|which)\s+([a-z]+)\s+(?:do|does|am|is|are|would)\b", re.IGNORECASE)
+_EXAMPLES: dict[str, tuple[tuple[str, ...], np.ndarray]] = {}
+_LOCK = threading.Lock()
+
+
+def asked_attribute(embedder: Any, query: str, query_vector: np.ndarray) -> str | None:
+    """The single-valued attribute (``meaning.SINGLE_VALUED``: "job", "home" …) that ``query`` asks the user's
+    current value of, or None; a favourite of the kind the query names ("favourite:food" for "Which dish do I
+    like most?"), or of any kind. ``query_vector`` is the query's embedding by ``embedder``."""
+    if not about_now(query):
+        return None
+    labels, matrix = _examples(embedder)
+    if matrix.shape[1] != np.asarray(query_vector).shape[-1]:
+        return None
+    votes = poll(matrix @ np.asarray(query_vector, dtype=np.float32), labels, MIN_SIMILARITY)
+    if not votes:
+        return None
+    label = max(votes, key=votes.__getitem__)
+    if label not in SINGLE_VALUED or votes[label] < MIN_SHARE:
+        return None
+    relation = _RELATION.search(query)
+    if relation is not None and not (label == "partner" and _PARTNER.fullmatch(relation.group(0))):
+        return None  # "What does my brother do?" asks about the brother
+    if label == "favourite":
+        named = read(query).kind or _KIND_ASKED.search(query)
+        kind = named if named is None or isinstance(named, str) else named.group(1).casefold()
+        return f"favourite:{KIND_SYNONYMS.get(kind, kind)}" if kind else label
+    return label
+
+
+def _examples(embedder: Any) -> tuple[tuple[str, ...], np.ndarray]:
+    """The example questions' labels and vectors, embedded once per embedding model."""
+    key = str(getattr(embedder, "model", id(embedder)))
+    with _LOCK:
+        if key not in _EXAMPLES:
+            with open(QUESTION_EXEMPLARS, encoding="utf-8") as handle:
+                lines = [line.strip() for line in handle if line.strip() and not line.startswith("#")]
+            labels, texts = zip(*(line.split(": ", 1) for line in lines), strict=True)
+            _EXAMPLES[key] = labels, np.asarray(embedder.embed(list(texts)), dtype=np.float32)
+        return _EXAMPLES[key]
