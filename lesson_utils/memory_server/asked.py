@@ -70,8 +70,9 @@ def asked_attribute(embedder: Any, query: str, query_vector: np.ndarray) -> str 
     if relation is not None and not (label == "partner" and _PARTNER.fullmatch(relation.group(0))):
         return None  # "What does my brother do?" asks about the brother
     if label == "favourite":
-        named = read(query).kind or _KIND_ASKED.search(query)
-        kind = named if named is None or isinstance(named, str) else named.group(1).casefold()
+        kind = read(query).kind
+        if kind is None and (named := _KIND_ASKED.search(query)) is not None:
+            kind = named.group(1).casefold()
         return f"favourite:{KIND_SYNONYMS.get(kind, kind)}" if kind else label
     return label
 
