@@ -196,7 +196,7 @@ def search(
         if s in records
     ]
     if qvec is not None and mode != "text" and getattr(embedder, "model", None) == relevance_mod.FITTED_MODEL:
-        _add_relevance(store, user_id, query, qvec, relevance_mod.background([sim for _, sim in arm]), hits)
+        _add_relevance(query, relevance_mod.background([sim for _, sim in arm]), hits)
     return hits
 
 
@@ -229,14 +229,9 @@ def _by_subject_and_time(query: str, pool: list[int], contents: dict[int, str], 
     return sorted((s for s in pool if s in contents), key=tier)  # sorted is stable: ranks kept within a tier
 
 
-def _add_relevance(
-    store: MemoryStore, user_id: str, query: str, qvec: np.ndarray, background: float, hits: list[Hit]
-) -> None:
-    """Fill each hit's ``features`` and ``relevance`` (and a similarity the vector arm did not reach)."""
-    missing = {h.record.seq: h for h in hits if h.similarity is None}
-    if missing:
-        for seq, vec in store.vectors_for(user_id, list(missing)).items():
-            missing[seq].similarity = float(np.dot(vec, qvec))
+def _add_relevance(query: str, background: float, hits: list[Hit]) -> None:
+    """Fill each hit's ``features`` and ``relevance``. Every hit has its similarity by now: the vector mode's
+    from its arm, the hybrid mode's from ``_by_similarity``."""
     for h in hits:
         if h.similarity is not None:
             h.features = relevance_mod.hit_features(h.similarity, background, query, h.record.content, asked=h.asked)
