@@ -18,9 +18,9 @@ What differs from a real Cortadel server, honestly:
 * Hybrid search fuses BM25 and vector candidates with RRF, then orders the best 60 by embedding cosine
   similarity (``search.py`` says why); a question about one of the user's single-valued attributes ("What do
   I do for a living?", ``asked.py``) gets the memories the update decider filed as its current value first,
-  with ``rrf_score`` 0 when neither arm found them (so ``min_score`` floors drop them). ``rerank="cross_encoder"`` is accepted, but there is no
-  cross-encoder: it does that cosine ordering (in the text mode too) and each hit says
-  ``attributes["rerank"] == "cosine"``.
+  with ``rrf_score`` 0 when neither arm found them (so ``min_score`` floors drop them).
+  ``rerank="cross_encoder"`` is accepted, but there is no cross-encoder: it does that cosine ordering (in the
+  text mode too) and each hit says ``attributes["rerank"] == "cosine"``.
 * ``expand_query``, ``include_faded`` and ``include_session_arm`` are accepted and have nothing
   to act on (no synonyms, fading or session summaries).
 * Above 20,000 memories per user the vector arm is approximate (an IVF index), and a BM25 query

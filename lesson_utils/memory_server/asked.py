@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from .meaning import KIND_SYNONYMS, SINGLE_VALUED, poll, read
+from .meaning import KIND_SYNONYMS, SINGLE_VALUED, labelled_lines, poll, read
 from .subject import PARTNER, RELATION
 from .timeframe import about_now
 
@@ -70,10 +70,10 @@ def asked_attribute(embedder: Any, query: str, query_vector: np.ndarray) -> str 
     if relation is not None and not (label == "partner" and _PARTNER.fullmatch(relation.group(0))):
         return None  # "What does my brother do?" asks about the brother
     if label == "favourite":
-        kind = read(query).kind
+        kind = read(query).kind  # in the decider's words already
         if kind is None and (named := _KIND_ASKED.search(query)) is not None:
-            kind = named.group(1).casefold()
-        return f"favourite:{KIND_SYNONYMS.get(kind, kind)}" if kind else label
+            kind = KIND_SYNONYMS.get(named.group(1).casefold(), named.group(1).casefold())
+        return f"favourite:{kind}" if kind else label
     return label
 
 
@@ -82,8 +82,6 @@ def _examples(embedder: Any) -> tuple[tuple[str, ...], np.ndarray]:
     key = str(getattr(embedder, "model", id(embedder)))
     with _LOCK:
         if key not in _EXAMPLES:
-            with open(QUESTION_EXEMPLARS, encoding="utf-8") as handle:
-                lines = [line.strip() for line in handle if line.strip() and not line.startswith("#")]
-            labels, texts = zip(*(line.split(": ", 1) for line in lines), strict=True)
+            labels, texts = zip(*labelled_lines(QUESTION_EXEMPLARS), strict=True)
             _EXAMPLES[key] = labels, np.asarray(embedder.embed(list(texts)), dtype=np.float32)
         return _EXAMPLES[key]

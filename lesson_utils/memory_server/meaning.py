@@ -93,7 +93,7 @@ from .subject import MODIFIERS, PARTNER, RELATION, fronted_subject, group_member
 from .timeframe import DATE, RECURRING, TIME_WORDS, not_current
 from .updates import EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
 
-__all__ = ["EXEMPLARS", "KIND_SYNONYMS", "MeaningDecider", "SINGLE_VALUED", "poll", "read"]
+__all__ = ["EXEMPLARS", "KIND_SYNONYMS", "MeaningDecider", "SINGLE_VALUED", "labelled_lines", "poll", "read"]
 
 EXEMPLARS = Path(__file__).with_name("data") / "update_exemplars.txt"
 SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
@@ -287,7 +287,7 @@ class MeaningDecider:
 
     def __init__(self, embed: Callable[[list[str]], Any] | None, *, key: str | None = None) -> None:
         self._embed, self._key = embed, key if key is not None else str(id(embed))
-        labels, texts = zip(*(line.split(": ", 1) for line in _exemplar_lines()), strict=True)
+        labels, texts = zip(*labelled_lines(EXEMPLARS), strict=True)
         self.labels: tuple[str, ...] = labels
         self.frames = _frames(labels, texts)
         self._texts = list(texts)
@@ -490,9 +490,11 @@ def poll(similarities: np.ndarray, labels: Sequence[str], least: float) -> dict[
     return shares
 
 
-def _exemplar_lines() -> list[str]:
-    with open(EXEMPLARS, encoding="utf-8") as handle:
-        return [line.strip() for line in handle if line.strip() and not line.startswith("#")]
+def labelled_lines(path: Path) -> list[tuple[str, str]]:
+    """The ``(label, text)`` of each "label: text" line of an examples file (``#`` lines are comments)."""
+    with open(path, encoding="utf-8") as handle:
+        lines = [line.strip() for line in handle if line.strip() and not line.startswith("#")]
+    return [tuple(line.split(": ", 1)) for line in lines]  # type: ignore[misc]
 
 
 def _frames(labels: Sequence[str], texts: Sequence[str]) -> dict[str, frozenset[str]]:
