@@ -16,15 +16,18 @@ has a present-tense verb or "now"/"currently"/"these days" and no past-tense mar
 school", "used to", "once", "back then", "in their twenties" when it leads), for the scenes a life
 story is told in ("back in uni", "grew up", "their first car was", "when they were", a state that
 went on in the past: "they were working as a nurse for five years" — not when a change follows: "was
-renting in Derby but bought a house in Ripon"), for the moods that hold nothing yet ("if" — not "if
-that's okay" —, "would", "might", "one day", "dreams of", "daydreams about", "fancies", "considered",
+renting in Derby but bought a house in Ripon"), for the moods that hold nothing yet ("if" — not a word
+to the listener: "if that's okay", "if that helps", "if you need it" —, "would", "might", "one day",
+"dreams of", "daydreams about", "fancies", "considered",
 "plans to", "has to", "must"), and for a stay with an end in sight ("renting in Lisbon for a month",
 "in Peru until June", "spending September in Kenya", "at their holiday cottage", "moved just for
 today"), a hire ("rented a van for the move") and a place just reached ("landed in Quito", "got to
 Krakow late"). It leaves out "last year" ("The user moved to Lima last year" is still where they live),
 recent past ("The user turned 51 last week" still says how old they are) and "once a week" (a
 schedule). A name asked for ("would like to be called Ash"), a preference ("would rather") and a hedge
-("would say") are current, so "would" before them is not a wish.
+("would say") are current, so "would" before them is not a wish. A fact is read clause by clause: one
+clause that says what holds now ("used to hate olives but now loves them", "grew up in Cork and still
+lives there") keeps the fact current, whatever the others say.
 """
 
 from __future__ import annotations
@@ -59,7 +62,9 @@ _DECADES = r"in (?:their|his|her) (?:early |mid-?|late )?(?:youth|childhood|teen
 _SCHOOL_DAYS = (r"(?:in|at|during) (?:(?:the user's|their|his|her) )?(?:(?:primary|elementary|secondary|high|middle|grade|junior|"
                 r"infant|prep|boarding|grammar|nursery) school|kindergarten)")
 # "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
-_DISTANT = (r"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|used to|(?<=\s)once(?! (?:a|every|per)\b)|"
+#: "used to" after these is "accustomed to", no past: "is getting used to the new flat".
+_ACCUSTOMED = r"(?<!get )(?<!gets )(?<!got )(?<!getting )(?<!be )(?<!is )(?<!are )(?<!am )"
+_DISTANT = (rf"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|{_ACCUSTOMED}used to|(?<=\s)once(?! (?:a|every|per)\b)|"
             rf"back then|formerly|years back|{_SCHOOL_DAYS}")
 #: For the decider a decade sets the scene only when it leads ("In their twenties the user …"); at the
 #: end it tells an age ("… so that's them in their thirties").
@@ -67,7 +72,7 @@ _SCENES = (r"back (?:in|when)|grew up|childhood|(?:'s|their|his|her) (?:very )?f
            r"(?:'s|their|his|her) (?:old|former|teenage|childhood|school|uni|college) (?:\w+ ){0,2}(?:was|were)|when (?:the user|they|[A-Z]\w+) (?:was|were)|"
            # a state that went on in the past ("they were working as a nurse for years"), unless a change follows
            r"(?:was|were|had been) (?:\w+ly |still |just |already )?\w+ing\b(?![^.;]*\b(?:but|until|till|then|now|so|before)\b)")
-_WISHES = (r"if(?! (?:that's|that is|it's|it is) (?:ok|okay|alright|all right|fine)| you (?:don't|do not) mind| possible)|would(?! (?:rather|prefer|like to be (?:called|known|addressed)|say))|might|some ?day|one day|(?:day)?dream(?:s|ed|ing)?"
+_WISHES = (r"if(?! (?:that|this)\b| it(?:'s| is)? (?:ok|okay|alright|all right|fine|helps|matters)\b| you (?:don't mind|do not mind|(?:ever )?need (?:it|that|this|to know))\b| possible)|would(?! (?:rather|prefer|like to be (?:called|known|addressed)|say))|might|some ?day|one day|(?:day)?dream(?:s|ed|ing)?"
            r"|fanc(?:ies|ied)|wonders?|wish(?:es)?|in another life|consider(?:s|ed|ing)|thinking (?:about|of)|"
            r"plan(?:s|ned|ning)? to|hop(?:es|ed|ing) to|tempted to|must(?! be)|needs? to|ha(?:s|ve) to(?! be)|should|ought to")
 #: A stay with an end in sight is not where the user lives ("in Lisbon for a month", "in Peru until June", "the
@@ -82,6 +87,13 @@ _STAYS = (rf"(?:until|till|til) (?:the end of |next |this |mid-?|early |late )?\
           r"|for the (?:next )?(?:summer|winter|weekend|holidays?|week|fortnight|month)"
           r"|holiday (?:home|cottage|flat|house|let)|airbnb")
 _NOT_CURRENT = re.compile(rf"\b(?:{_DISTANT}|{_SCENES}|{_WISHES}|{_STAYS})\b|^{_DECADES}\b", re.IGNORECASE)
+#: Where one clause ends and the next begins: a comma, a semicolon, a dash, or "but", "and", "so", "though".
+_CLAUSES = re.compile(r"[,;:]|\s[\u2014\u2013-]\s|\s(?:but|and|so|though|although|yet)\s", re.IGNORECASE)
+#: A clause that says something holds now: "… but now loves them", "… and still lives there", "…, these days it's Leeds"
+#: (not that something does not: "used to watch Dune every night, cannot watch it now"; nor a count so far: "has been
+#: there twice now").
+_NOW = re.compile(r"^(?!.*(?:\b(?:not|never|cannot|no longer)\b|n't\b)).*\b(?:(?<!twice )(?<!times )now|still|these days|nowadays"
+                  r"|currently|at the moment|at present)\b", re.IGNORECASE)
 
 
 def about_now(query: str) -> bool:
@@ -92,5 +104,8 @@ def about_now(query: str) -> bool:
 def not_current(content: str) -> bool:
     """True when ``content`` is framed as the distant past ("years ago", "as a child", "back in uni"), as
     a wish or what-if ("would love to", "if they won") or as a stay with an end ("for a month"), so it
-    cannot be the current value of anything."""
-    return bool(_NOT_CURRENT.search(content))
+    cannot be the current value of anything — unless another of its clauses says what holds now ("used to hate olives
+    but now loves them", "grew up in Cork and still lives there")."""
+    if not _NOT_CURRENT.search(content):
+        return False
+    return not any(_NOW.search(clause) and not _NOT_CURRENT.search(clause) for clause in _CLAUSES.split(content))

@@ -133,6 +133,20 @@ def test_the_decider_treats_the_distant_past_and_wishes_as_no_current_value(cont
     assert timeframe.not_current(content) is expected
 
 
+@pytest.mark.parametrize("content, expected", [
+    ("The user used to loathe mushrooms but now adores them.", False),  # a clause says what holds now
+    ("The user was born in Arles and still lives there.", False),
+    ("Back in college the user drove a Mini; these days it is a Saab.", False),
+    ("The user used to loathe mushrooms.", True),                       # no clause says now
+    ("The user is slowly getting used to the flat in Bree.", False),    # "getting used to" is no past
+    ("The user is 61, if that helps with the form.", False),            # a word to the listener, not a what-if
+    ("The user can give their postcode if you need it.", False),
+    ("If the user won the raffle they would buy a canoe.", True),       # still a what-if
+])
+def test_a_clause_about_now_or_a_word_to_the_listener_keeps_a_fact_current(content, expected):
+    assert timeframe.not_current(content) is expected
+
+
 def test_a_paraphrase_only_the_vectors_found_ranks_above_memories_that_share_one_common_word(server):
     # BM25 matches "play" in every outing; plain RRF ranked those (found weakly by both arms) above the answer
     outings = [f"The user saw a play {where} with {name}." for where, name in
