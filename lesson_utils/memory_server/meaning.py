@@ -34,7 +34,8 @@ time a possessive's head noun is seen), not a model call:
    value plus detail ("my flat in Porto has a balcony") is neither, and both stay. A name beside the
    user's old name renames them ("Katherine now goes by Kit": the distiller writes the user by name).
    A work address or number sits beside the personal one. An age is a number ("34", "forty-two", "twenty-ninth"),
-   never a day of a month: "Dmitri's birthday is on jan 7th" says no age.
+   never a day of a month: "Dmitri's birthday is on jan 7th" says no age. An e-mail address or a phone number is
+   one value, whatever its case or spacing ("office@…" is no work word).
 
 Rules stay only where a rule is the simplest correct tool:
 
@@ -91,7 +92,7 @@ import numpy as np
 from .persons import PersonWords
 from .subject import MODIFIERS, PARTNER, RELATION, fronted_subject, group_member, possessed
 from .timeframe import DATE, RECURRING, TIME_WORDS, not_current
-from .updates import EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
+from .updates import CONTACT, EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
 
 __all__ = ["EXEMPLARS", "KIND_SYNONYMS", "MeaningDecider", "SINGLE_VALUED", "labelled_lines", "poll", "read"]
 
@@ -159,11 +160,11 @@ _OCCUPATION = re.compile(r"\b(?:works? as|working as|employed as|(?:re-?)?qualif
                          r"|(?:job|role) as|(?:new|current) (?:job|role) is|job title is|(?:job )?title(?: \w+)? changed to)\b",
                          re.IGNORECASE)
 _FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
-#: What the user is now, in so many words: "is a luthier", "has been a court stenographer", "became a paramedic",
+#: What the user is now, in so many words: "is a luthier", "is finally a welder", "has been a court stenographer", "became a paramedic",
 #: "works as a courier". Group 1 is the noun phrase; its last word, when it names a person (:mod:`.persons`), is
 #: the occupation. "was a …" is the past.
 _IS_A = re.compile(r"\b(?:is|has been|became|has become|as|now)"  # "as": "works as a …", "qualified as a …"
-                   r"\s+(?:now\s+|also\s+)?(?:an?|the)\s+((?:[\w-]+\s+){0,3}?[\w-]+)"
+                   r"\s+(?:now\s+|also\s+|still\s+|\w+ly\s+)?(?:an?|the)\s+((?:[\w-]+\s+){0,3}?[\w-]+)"
                    r"(?=\s+(?:at|in|for|with|on|from|and|but|by|now|these|who|\w+ing)\b|[,;.!\u2014]|$)", re.IGNORECASE)
 #: What makes a person's noun a pastime, not an occupation: "a keen amateur photographer in their free time".
 _PASTIME = re.compile(r"\b(?:amateur|keen|hobby\w*|for fun|on the side|in (?:their|his|her) (?:free|spare) time)\b", re.I)
@@ -229,6 +230,11 @@ def _stem(word: str) -> str:
 def _roots(words: frozenset[str]) -> set[str]:
     """Words by their first letters after stemming: "carpentry" names "carpenter", "smoking" "smokes"."""
     return {_stem(w)[:6] for w in words}
+
+
+def _contact(text: str) -> str:
+    """An address or number as one value: "0412 118 990" is "0412118990", "Mo@Mail.com" is "mo@mail.com"."""
+    return re.sub(r"[\s\-]", "", text).casefold()
 
 
 def _number(word: str) -> str:
@@ -431,8 +437,12 @@ class MeaningDecider:
             return Verdict.UNRELATED
         if label == "schedule" and not self._activity(n) & self._activity(o):
             return Verdict.UNRELATED  # another activity's day
-        if label in ("email", "phone") and bool(_FOR_WORK.search(new.text)) != bool(_FOR_WORK.search(old.text)):
-            return Verdict.UNRELATED  # a work address or number sits beside the personal one
+        if label in ("email", "phone"):  # the value is the address or number itself, lower case or not
+            said, had = ({_contact(c) for c in CONTACT.findall(f.text)} for f in (new, old))
+            if bool(_FOR_WORK.search(CONTACT.sub(" ", new.text))) != bool(_FOR_WORK.search(CONTACT.sub(" ", old.text))):
+                return Verdict.UNRELATED  # a work address or number sits beside the personal one ("office@" is neither)
+            if said and had:
+                return Verdict.SAME if said <= had else Verdict.SUPERSEDES if had - said else Verdict.UNRELATED
         (na, ns), (oa, os) = self.values(n, label), self.values(o, label)
         if not ns and any(w[:1].isupper() for w in n.words if w.casefold() in n.others):
             return Verdict.UNRELATED  # the value it names is someone else's: "drove their dad's Volvo"

@@ -313,6 +313,24 @@ def test_a_new_value_however_it_is_told_supersedes(decider, fact, old, new):
 
 
 @pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # an address is the value, whatever case its words are in; "office@" is no work word
+        ("Mail the user at office@birchlane-pottery.example.", "The user now uses jun@quietmail.example.", Verdict.SUPERSEDES),
+        ("The user's number is 0161 496 0711.", "The user's number is 01614960711.", Verdict.SAME),
+        ("The user's email is sam.k@postbox.example.", "The user's work email is sam.k@harbourline.example.",
+         Verdict.UNRELATED),
+    ],
+)
+def test_an_address_or_number_is_compared_as_one_value(decider, fact, old, new, expected):
+    assert verdict(decider, fact, old, new) is expected
+
+
+def test_an_occupation_after_an_adverb_is_still_the_job(decider, fact):
+    assert decider.occupation(fact("The user is finally a qualified locksmith.")) == "locksmith"
+
+
+@pytest.mark.parametrize(
     ("old", "new"),
     [
         ("The user's mobile number is 07123 456789.", "The user's desk extension is 4410."),
