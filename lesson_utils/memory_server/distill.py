@@ -14,7 +14,10 @@ and the contract say only that a real Cortadel distils a conversation into atomi
   Graz for now", "choir's on Tuesdays now" get their "I" or "my" here; "speak Dutch", "renting a room in Porto",
   "paramedic in Bristol" get theirs from :mod:`.dropped`, which reads which words are verbs. Small talk ("weather's
   grim today", "wedding in June was lovely") and "Marit moved to Oslo" stay out. Chat is read as it is typed: an
-  emoji ends a sentence, "livin" is "living", and "guess who got the job? me!" says "I got the job".
+  emoji ends a sentence, "livin" is "living", "guess who got the job? me!" says "I got the job", "my home town?
+  Kilkenny" says "my home town is Kilkenny", and a tag asks for a nod, not an answer ("I start on Monday,
+  right?"). An address or number given with no one else named ("anything urgent goes to 021 667 1185 now") is the
+  user's, whatever the wording.
 * Compound sentences are split into atomic clauses ("I live in Lyon and I work at Acme" → two
   facts), and each is rewritten in the third person with an explicit subject, so it stands on
   its own when recalled later in another session: "I usually ship on Fridays" → "Alex usually
@@ -41,6 +44,7 @@ from itertools import cycle
 from ..language import extract_name, strip_remember_prefix
 from .dropped import told_by_writer
 from .fulltext import normalise_text
+from .subject import RELATION
 from .timeframe import RECURRING
 from .updates import CONTACT, EMAIL, INDEFINITE
 
@@ -192,8 +196,17 @@ def _spelled_out(text: str) -> str:
     return text
 
 
+#: A question the user answers at once: "my favourite colour? teal, always" says "my favourite colour is teal, always".
+_ANSWERED = re.compile(r"(?<![\w,] )\b((?i:my)(?:\s+[\w-]+){1,3})\?+\s+(?=[\w@+])")
+#: Someone named in a clause: a possessive name ("Marit's"), a person's word ("my sister"), he, she or they.
+_SOMEONE = re.compile(rf"[A-Z][\w-]*'s\b|\b(?i:{RELATION}|he|she|they|him|her|them|his|their)\b")
+#: A tag at the end of a statement ("…, ok?", "… right?"): it asks for a nod, not an answer.
+_TAG = re.compile(r",?\s+(?:ok|okay|k|right|yeah|yes|alright|no|eh|innit|got it|fair)\s*\?+$", re.IGNORECASE)
+
+
 def _sentences(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = _ANSWERED.sub(r"\1 is ", text)
     text = _TEASER.sub(r"I \1.", _outside_addresses(_spelled_out, text))
     parts = re.split(r"(?<=[.!?])(?<!\b[SsDdMm][trs]\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)|\s*" + _EMOJI + r"\s*", text)
     clauses: list[str] = []
@@ -212,7 +225,7 @@ def _clean(clause: str) -> str | None:
         said = "" if told.group("told") else "I have " if told.group("got") else "I am "
         clause = (said + clause[told.end():]).rstrip(" ?")
     clause = _LEAD_IN.sub("", clause).strip()
-    clause = strip_remember_prefix(clause).strip()
+    clause = _TAG.sub("", strip_remember_prefix(clause).strip())
     if not clause or clause.endswith("?") or _QUESTION_START.match(clause):
         return None
     clause = clause.rstrip(" .!…")
@@ -247,6 +260,11 @@ def _own(clause: str, following: str, is_person: Callable[[str], bool] | None = 
         clause = f"{clause[:start]}{told}" if told else clause
     named = _ITS_NAME.match(following)
     return f"{clause} called {following[named.end():]}" if named and re.search(r"\ban?\s+(?:[a-z]+\s+)?[a-z]+$", clause) else clause
+
+
+def _own_contact(clause: str) -> bool:
+    """An address or number given with no one else named ("anything urgent goes to 021 667 1185 now") is the user's."""
+    return bool(CONTACT.search(clause)) and not _SOMEONE.search(CONTACT.sub(" ", clause))
 
 
 def find_name(turns: Sequence[Turn]) -> str | None:
@@ -373,7 +391,8 @@ def distill(
                 keep(f"The user's name is {stated}.", turn, name=stated)
                 continue
             # a request is no fact, unless it gives the user's own address or number ("please use mira@… for me")
-            if (_REQUEST.match(clause) and not CONTACT.search(clause)) or not _FIRST_PERSON.search(clause):
+            asked = _REQUEST.match(clause)
+            if (asked and not CONTACT.search(clause)) or not (_FIRST_PERSON.search(clause) or (not asked and _own_contact(clause))):
                 continue
             text = _rewrite_first_person(clause, subject)
             if len(text.split()) >= 3:

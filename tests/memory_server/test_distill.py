@@ -272,6 +272,17 @@ def test_a_bare_noun_with_a_value_a_favourite_or_a_new_time_is_the_speakers(said
     assert texts(Turn("user", said)) == facts
 
 
+@pytest.mark.parametrize(("said", "facts"), [
+    ("my home town? Kilkenny, born and bred", ["The user's home town is Kilkenny, born and bred."]),  # answered at once
+    ("I start at the bakery on Monday, right?", ["The user starts at the bakery on Monday."]),      # a tag asks a nod
+    ("texts to 0161 496 0711 from now on please", ["Texts to 0161 496 0711 from now on please."]),  # the user's number
+    ("Marit's number is 0161 496 0712", []),                                                       # someone else's
+    ("is my parcel here yet?", []),                                                                # still a question
+])
+def test_an_answered_question_a_tag_or_a_bare_number_is_still_a_statement(said, facts):
+    assert texts(Turn("user", said)) == facts
+
+
 def test_a_request_that_gives_the_users_own_address_or_number_is_kept():
     assert [f.text for f in distill([Turn("user", "pls write to dee.w@inbox.example for me from now on")])] == \
         ["Please write to dee.w@inbox.example for them from now on."]
