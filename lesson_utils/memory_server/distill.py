@@ -197,7 +197,7 @@ def _spelled_out(text: str) -> str:
 
 
 #: A question the user answers at once: "my favourite colour? teal, always" says "my favourite colour is teal, always".
-_ANSWERED = re.compile(r"(?<![\w,] )\b((?i:my)(?:\s+[\w-]+){1,3})\?+\s+(?=[\w@+])")
+_ANSWERED = re.compile(r"(?<![\w,] )\b((?i:my)(?:\s+[\w-]+){1,3})\?+\s+(?!(?i:I|I'\w+)\b)(?=[\w@+])")
 #: Someone named in a clause: a possessive name ("Marit's"), a person's word ("my sister"), he, she or they.
 _SOMEONE = re.compile(rf"[A-Z][\w-]*'s\b|\b(?i:{RELATION}|he|she|they|him|her|them|his|their)\b")
 #: A tag at the end of a statement ("…, ok?", "… right?"): it asks for a nod, not an answer.

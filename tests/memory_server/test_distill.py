@@ -274,6 +274,7 @@ def test_a_bare_noun_with_a_value_a_favourite_or_a_new_time_is_the_speakers(said
 
 @pytest.mark.parametrize(("said", "facts"), [
     ("my home town? Kilkenny, born and bred", ["The user's home town is Kilkenny, born and bred."]),  # answered at once
+    ("my password? I never share it", ["The user never shares it."]),                              # not an answer
     ("I start at the bakery on Monday, right?", ["The user starts at the bakery on Monday."]),      # a tag asks a nod
     ("texts to 0161 496 0711 from now on please", ["Texts to 0161 496 0711 from now on please."]),  # the user's number
     ("Marit's number is 0161 496 0712", []),                                                       # someone else's
