@@ -391,8 +391,8 @@ def distill(
                 keep(f"The user's name is {stated}.", turn, name=stated)
                 continue
             # a request is no fact, unless it gives the user's own address or number ("please use mira@… for me")
-            asked = _REQUEST.match(clause)
-            if (asked and not CONTACT.search(clause)) or not (_FIRST_PERSON.search(clause) or (not asked and _own_contact(clause))):
+            request = _REQUEST.match(clause) is not None
+            if (request and not CONTACT.search(clause)) or not (_FIRST_PERSON.search(clause) or (not request and _own_contact(clause))):
                 continue
             text = _rewrite_first_person(clause, subject)
             if len(text.split()) >= 3:
