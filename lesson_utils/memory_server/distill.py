@@ -17,7 +17,10 @@ and the contract say only that a real Cortadel distils a conversation into atomi
   emoji ends a sentence, "livin" is "living", "guess who got the job? me!" says "I got the job", "my home town?
   Kilkenny" says "my home town is Kilkenny", and a tag asks for a nod, not an answer ("I start on Monday,
   right?"). An address or number given with no one else named ("anything urgent goes to 021 667 1185 now") is the
-  user's, whatever the wording.
+  user's, whatever the wording. A break-up told with two people as the subject is the user's, with the other
+  named after the verb ("Marco and I split up" is "I split up with Marco"): split at "and I", the other person was
+  lost. (Other verbs keep that split: "… with Dana" at the end of a fact reads as a partner, "is now with Emma", and
+  facts about trips with a friend replaced the user's partner.)
 * Compound sentences are split into atomic clauses ("I live in Lyon and I work at Acme" → two
   facts), and each is rewritten in the third person with an explicit subject, so it stands on
   its own when recalled later in another session: "I usually ship on Fridays" → "Alex usually
@@ -41,7 +44,7 @@ from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
 from itertools import cycle
 
-from ..language import extract_name, strip_remember_prefix
+from ..language import NOT_A_NAME, extract_name, strip_remember_prefix
 from .dropped import told_by_writer
 from .fulltext import normalise_text
 from .subject import RELATION
@@ -170,7 +173,7 @@ _COMMENT = re.compile(rf"^I(?:(?P<verb>(?:\s+(?:{_ADVERB_RE}))*)|'m|\s+(?:am|was
 _UNCHANGED_VERBS = frozenset(
     """can could will would should must might may shall had did was used cannot ought went got made took
     came saw bought met left began grew ate drank ran wrote said told felt knew thought found gave lost won
-    paid quit sold sent spent built taught caught brought kept slept drove flew rode chose became broke fell
+    paid quit split sold sent spent built taught caught brought kept slept drove flew rode chose became broke fell
     forgot sang swam wore became heard understood stood sat held led meant""".split()
 )
 _IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "be": "is", "are": "is", "were": "was"}
@@ -204,10 +207,32 @@ _SOMEONE = re.compile(rf"[A-Z][\w-]*'s\b|\b(?i:{RELATION}|he|she|they|him|her|th
 _TAG = re.compile(r",?\s+(?:ok|okay|k|right|yeah|yes|alright|no|eh|innit|got it|fair)\s*\?+$", re.IGNORECASE)
 
 
+#: Verbs two people do to each other: "Marco and I split up" is "I split up with Marco".
+_RECIPROCAL = r"split(?: up)?|broke up|separated|divorced|ended (?:things|it)|called it (?:quits|off)|parted(?: ways)?"
+#: A break-up told with two people as the subject, at the start of a clause: "my partner Hollis and I split", "Marco
+#: and I broke up", "me and sunita called it quits". Split at "and I", the other person was lost.
+_SPLIT_UP = re.compile(
+    r"(?P<pre>^|[,;]\s+|\b(?i:ever since|since|now that|after|when|because|before|until|till)\s+)"
+    r"(?:(?P<np>(?i:my|our)\s+[\w-]+(?:\s+[A-Z][\w-]*)?|[\w-]+(?:\s+[A-Z][\w-]*)?)\s+and\s+[Ii]"
+    r"|(?i:me|myself)\s+and\s+(?P<np2>(?i:my|our)\s+[\w-]+(?:\s+[A-Z][\w-]*)?|[\w-]+))"
+    rf"\s+(?P<verb>(?i:{_RECIPROCAL}))\b(?!\s+(?i:the|an?|our|my|their|his|her|them|some|this|that|these|those)\b)")
+
+
+def _split_up(hit: re.Match) -> str:
+    """"Marco and I broke up" → "I broke up with Marco"; "hollis and i split" → "I split with Hollis"."""
+    np = hit["np"] or hit["np2"]
+    first = np.split()[0].casefold()
+    if _LEADING_NOISE.fullmatch(np + " ") or (first not in ("my", "our") and first in NOT_A_NAME):
+        return hit.group(0)
+    np = np[0].lower() + np[1:] if first in ("my", "our") else np[0].upper() + np[1:]  # "with my wife", "with Hollis"
+    return f"{hit['pre']}I {hit['verb']} {'from' if hit['verb'].casefold() == 'separated' else 'with'} {np}"
+
+
 def _sentences(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
     text = _ANSWERED.sub(r"\1 is ", text)
     text = _TEASER.sub(r"I \1.", _outside_addresses(_spelled_out, text))
+    text = _SPLIT_UP.sub(_split_up, text)
     parts = re.split(r"(?<=[.!?])(?<!\b[SsDdMm][trs]\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)|\s*" + _EMOJI + r"\s*", text)
     clauses: list[str] = []
     for part in parts:

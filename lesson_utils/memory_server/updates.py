@@ -139,7 +139,8 @@ class UpdateDecider(Protocol):
 #: the allotment"); with an arrival ("… and joined Kestrel") it is a change (``meaning.py``'s departure).
 LEAVING = (r"sold|left|quit|resigned from|g[ai]ve(?:n)? up|cut out|dropped(?: out of)?|cancell?ed|got rid of|ditched|"
            r"stepped down from|withdr[ae]wn? from|pulled out of|c[ao]me off|lost interest in|broke up with|"
-           r"split (?:up )?(?:with|from)|divorced|moved (?:out of|away from)|walked (?:away from|out of)|"
+           r"split (?:up )?(?:with|from)|divorced|separated from|ended (?:things|it) with|called it (?:quits|off) with|"
+           r"parted ways with|moved (?:out of|away from)|walked (?:away from|out of)|"
            r"handed in (?:my|their|his|her) notice at|packed up")
 # "any more" ends its clause when it means "no longer" ("… in Lyon any more, sadly"), not in "any more tea".
 _CEASED = re.compile(

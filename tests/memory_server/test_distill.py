@@ -296,3 +296,18 @@ def test_a_request_that_gives_the_users_own_address_or_number_is_kept():
 def test_an_adverb_before_the_verb_is_not_conjugated():
     assert texts(Turn("user", "I once ran a marathon and I nearly won it")) == [
         "The user once ran a marathon.", "The user nearly won it."]
+
+
+@pytest.mark.parametrize(("said", "facts"), [
+    # a break-up with two people as the subject: the user's, and the other person is kept
+    ("Kenji and I split up in the spring", ["The user split up with Kenji in the spring."]),
+    ("so yeah, maren and i broke up", ["The user broke up with Maren."]),
+    ("my husband Ruairi and I separated", ["The user separated from their husband Ruairi."]),
+    ("me and Wen called it quits after uni", ["The user called it quits with Wen after uni."]),
+    # not a break-up: a verb with an object, a word that is no name, and other verbs (split as before)
+    ("Ada and I split the bill", ["The user split the bill."]),
+    ("Yes and I moved to Ely", ["The user moved to Ely."]),
+    ("Sold the van and I bought a bike", ["The user sold the van.", "The user bought a bike."]),
+])
+def test_a_break_up_told_with_two_people_as_the_subject_is_one_fact_about_the_user(said, facts):
+    assert texts(Turn("user", said)) == facts

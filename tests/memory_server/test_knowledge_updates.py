@@ -221,3 +221,11 @@ def test_an_unmatched_no_longer_is_kept_as_a_fact(noor):
     assert kept.event == "ADD" and kept.id
     [back] = said(noor, "I live in Paris again.")
     assert back.event == "SUPERSEDE" and noor.get(kept.id).superseded_by == back.id
+
+
+@pytest.mark.parametrize("ended", ["anselm and i called it quits", "Anselm and I separated in March",
+                                   "me and Anselm parted ways"])
+def test_a_break_up_told_with_two_people_as_the_subject_ends_the_old_partner(noor, ended):
+    [old] = said(noor, "My boyfriend is Anselm.")
+    said(noor, ended)
+    assert noor.get(old.id).is_current is False
