@@ -49,7 +49,7 @@ from .dropped import told_by_writer
 from .fulltext import normalise_text
 from .subject import RELATION
 from .timeframe import RECURRING
-from .updates import CONTACT, EMAIL, INDEFINITE
+from .updates import BREAK_UP, CONTACT, EMAIL, INDEFINITE
 
 
 @dataclass
@@ -207,15 +207,13 @@ _SOMEONE = re.compile(rf"[A-Z][\w-]*'s\b|\b(?i:{RELATION}|he|she|they|him|her|th
 _TAG = re.compile(r",?\s+(?:ok|okay|k|right|yeah|yes|alright|no|eh|innit|got it|fair)\s*\?+$", re.IGNORECASE)
 
 
-#: Verbs two people do to each other: "Marco and I split up" is "I split up with Marco".
-_RECIPROCAL = r"split(?: up)?|broke up|separated|divorced|ended (?:things|it)|called it (?:quits|off)|parted(?: ways)?"
 #: A break-up told with two people as the subject, at the start of a clause: "my partner Hollis and I split", "Marco
 #: and I broke up", "me and sunita called it quits". Split at "and I", the other person was lost.
 _SPLIT_UP = re.compile(
     r"(?P<pre>^|[,;]\s+|\b(?i:ever since|since|now that|after|when|because|before|until|till)\s+)"
     r"(?:(?P<np>(?i:my|our)\s+[\w-]+(?:\s+[A-Z][\w-]*)?|[\w-]+(?:\s+[A-Z][\w-]*)?)\s+and\s+[Ii]"
     r"|(?i:me|myself)\s+and\s+(?P<np2>(?i:my|our)\s+[\w-]+(?:\s+[A-Z][\w-]*)?|[\w-]+))"
-    rf"\s+(?P<verb>(?i:{_RECIPROCAL}))\b(?!\s+(?i:the|an?|our|my|their|his|her|them|some|this|that|these|those)\b)")
+    rf"\s+(?P<verb>(?i:{BREAK_UP}))\b(?!\s+(?i:the|an?|our|my|their|his|her|them|some|this|that|these|those)\b)")
 
 
 def _split_up(hit: re.Match) -> str:

@@ -56,7 +56,7 @@ import numpy as np
 
 from .timeframe import DAY, MONTH
 
-__all__ = ["CONTACT", "DECIDERS", "EMAIL", "INDEFINITE", "LEAVING", "NEW_VALUE_NOW", "Fact", "UpdateDecider", "Verdict",
+__all__ = ["BREAK_UP", "CONTACT", "DECIDERS", "EMAIL", "INDEFINITE", "LEAVING", "NEW_VALUE_NOW", "Fact", "UpdateDecider", "Verdict",
            "is_withdrawal", "make_decider", "masked", "named_subject", "value_words", "verdict"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
@@ -135,12 +135,14 @@ class UpdateDecider(Protocol):
         ...
 
 
+#: Verbs two people do to each other when they part: "broke up with Sara"; the distiller reads "Sara and I broke up"
+#: as that too.
+BREAK_UP = r"split(?: up)?|broke up|separated|divorced|ended (?:things|it)|called it (?:quits|off)|parted(?: ways)?"
 #: Verbs of leaving something behind: with nothing said in its place the sentence withdraws it ("gave up
 #: the allotment"); with an arrival ("… and joined Kestrel") it is a change (``meaning.py``'s departure).
 LEAVING = (r"sold|left|quit|resigned from|g[ai]ve(?:n)? up|cut out|dropped(?: out of)?|cancell?ed|got rid of|ditched|"
-           r"stepped down from|withdr[ae]wn? from|pulled out of|c[ao]me off|lost interest in|broke up with|"
-           r"split (?:up )?(?:with|from)|divorced|separated from|ended (?:things|it) with|called it (?:quits|off) with|"
-           r"parted ways with|moved (?:out of|away from)|walked (?:away from|out of)|"
+           r"stepped down from|withdr[ae]wn? from|pulled out of|c[ao]me off|lost interest in|"
+           rf"(?:{BREAK_UP}) (?:with|from)|divorced|moved (?:out of|away from)|walked (?:away from|out of)|"
            r"handed in (?:my|their|his|her) notice at|packed up")
 # "any more" ends its clause when it means "no longer" ("… in Lyon any more, sadly"), not in "any more tea".
 _CEASED = re.compile(

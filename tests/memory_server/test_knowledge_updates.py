@@ -224,7 +224,7 @@ def test_an_unmatched_no_longer_is_kept_as_a_fact(noor):
 
 
 @pytest.mark.parametrize("ended", ["anselm and i called it quits", "Anselm and I separated in March",
-                                   "me and Anselm parted ways"])
+                                   "me and Anselm parted ways", "Anselm and I parted last spring"])
 def test_a_break_up_told_with_two_people_as_the_subject_ends_the_old_partner(noor, ended):
     [old] = said(noor, "My boyfriend is Anselm.")
     said(noor, ended)
