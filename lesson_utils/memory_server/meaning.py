@@ -57,7 +57,9 @@ Rules stay only where a rule is the simplest correct tool:
   that keeps the new half from being a withdrawal): what was left is replaced whatever its attribute (matched by
   the words' first letters: "carpentry" names "carpenter"), so "sold my Corolla and bought a Tesla" replaces the
   Corolla while two cars said plainly stay;
-* **additive words** ("also", "too", "as well", "another") add, never replace;
+* **additive words** ("also", "too", "as well", "another", "a second") add: a fact told with them is one of many,
+  so it neither replaces a stored fact nor is replaced ("also drives a Mini" stays beside "drives a Polestar");
+  an ordinal is no such word ("in their second year of a PhD");
 * **a time that comes round again** (``timeframe.RECURRING``: "on Wednesdays", "every other Sunday") makes a
   fact a schedule when the examples read no other single-valued attribute in it: "goes climbing on Wednesdays"
   is a schedule whatever the activity, though its nearest example is "once climbed a volcano";
@@ -118,7 +120,8 @@ _STOP = frozenset("""i i'm i've me my we our a an the of in on at to for from wi
     move moved moves moving became become becomes turned turn has got get gets took take started start starts
     switched changed pushed rescheduled shifted brought joined signed left quit sold bought now""".split())
 _NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|stop(?:ped|s)|quits?|ceased to)\b", re.IGNORECASE)
-_ADDITIVE = re.compile(r"\b(?:also|too|as well|another|second|additionally|one of)\b", re.IGNORECASE)
+#: Words that add one more of a kind ("also", "another", "a second car"), not an ordinal ("in their second year").
+_ADDITIVE = re.compile(r"\b(?:also|too|as well|another|an? (?:second|third)|additionally|one of)\b", re.IGNORECASE)
 _DEPARTURE = re.compile(
     rf"\b(?:{LEAVING}|traded in|swapped|replaced|overt(?:ook|aken)|knocked)\s+(?P<what>.+?)(?=\s+(?:and|but|for|with|to|off|as)\b|[,;:\u2014\u2013]|\s-\s|$)"
     r"|\b\w+ed\s+(?:\w+\s+){0,3}?from\s+(?P<source>[^,;]+?)\s+to\s"  # "upgraded from X to Y"
@@ -427,7 +430,7 @@ class MeaningDecider:
             same_words = {_stem(w.casefold()) for w in n.words if w.casefold() not in _STOP} == \
                 {_stem(w.casefold()) for w in o.words if w.casefold() not in _STOP}
             return Verdict.SUPERSEDES if same_words else Verdict.UNRELATED
-        if n.negated or n.additive:
+        if n.negated or n.additive or o.additive:  # "also has a dog called Pip" is one of many: it fills no slot
             return Verdict.UNRELATED
         jobs = self.occupation(new), self.occupation(old)
         if jobs[0] and jobs[1] and jobs[0] != jobs[1]:  # the labeller does not know every occupation; a person's noun says

@@ -14,7 +14,8 @@ Both tests read plain grammar words, not any dataset's topics: the question is a
 has a present-tense verb or "now"/"currently"/"these days" and no past-tense marker.
 :func:`not_current` is true for a fact framed as the distant past ("ago", "as a child", "at primary
 school", "used to", "once", "back then", "in their twenties" when it leads), for the scenes a life
-story is told in ("back in uni", "grew up", "their first car was", "when they were", a state that
+story is told in ("back in uni", "grew up", "their first car was", "when they were", a year of study told in
+the past — "shared a flat in first year at university", not "is in their second year" —, a state that
 went on in the past: "they were working as a nurse for five years" — not when a change follows: "was
 renting in Derby but bought a house in Ripon"), for the moods that hold nothing yet ("if" — not a word
 to the listener: "if that's okay", "if that helps", "if you need it" —, "would", "might", "one day",
@@ -70,6 +71,8 @@ _DISTANT = (rf"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|{_ACCUSTOME
 #: end it tells an age ("… so that's them in their thirties").
 _SCENES = (r"back (?:in|when)|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\w+ ){1,4}(?:was|were)|"
            r"(?:'s|their|his|her) (?:old|former|teenage|childhood|school|uni|college) (?:\w+ ){0,2}(?:was|were)|when (?:the user|they|[A-Z]\w+) (?:was|were)|"
+           # a year of study told in the past ("shared a flat in first year at university"), not one under way ("is in their second year")
+           r"(?:was|were|\w+ed)\b[^,;.]{0,60}?\bin (?:(?:their|his|her|the) )?(?:first|second|third|fourth|final|last) year (?:of|at) (?:uni|university|college)|"
            # a state that went on in the past ("they were working as a nurse for years"), unless a change follows
            r"(?:was|were|had been) (?:\w+ly |still |just |already )?\w+ing\b(?![^.;]*\b(?:but|until|till|then|now|so|before)\b)")
 _WISHES = (r"if(?! (?:that|this)\b| it(?:'s| is)? (?:ok|okay|alright|all right|fine|helps|matters)\b| you (?:don't mind|do not mind|(?:ever )?need (?:it|that|this|to know))\b| possible)|would(?! (?:rather|prefer|like to be (?:called|known|addressed)|say))|might|some ?day|one day|(?:day)?dream(?:s|ed|ing)?"

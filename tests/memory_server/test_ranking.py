@@ -128,6 +128,9 @@ def test_a_memory_framed_as_the_distant_past_holds_no_current_value(content, exp
     ("Back at junior school everybody called the user Beanpole.", True),
     ("The user teaches at a high school in Lodz.", False),
     ("The user's son started primary school this autumn.", False),
+    ("The user shared a flat with Ola in their first year at university.", True),  # a year of study in the past
+    ("The user worked behind a bar in third year of uni.", True),
+    ("The user is in their final year of college and lives in Hull.", False),      # one under way
 ])
 def test_the_decider_treats_the_distant_past_and_wishes_as_no_current_value(content, expected):
     assert timeframe.not_current(content) is expected

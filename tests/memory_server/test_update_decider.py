@@ -121,6 +121,19 @@ def test_facts_that_do_not_conflict_are_both_kept(decider, fact, old, new):
     assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "replaced"),
+    [
+        ("The user also drives a Mini.", "The user drives a Polestar.", False),   # one more of a kind fills no slot
+        ("The user owns a Mini as well.", "The user drives a Polestar.", False),
+        ("The user is 23, in their second year of a PhD.", "The user is 24 now.", True),  # an ordinal adds nothing
+        ("The user is twenty-three, in their second year of a PhD.", "The user is twenty-four.", True),
+    ],
+)
+def test_a_fact_told_as_one_more_of_a_kind_is_never_replaced(decider, fact, old, new, replaced):
+    assert (verdict(decider, fact, old, new) is Verdict.SUPERSEDES) is replaced
+
+
 def test_a_repeat_of_a_value_is_the_same_fact(decider, fact):
     assert verdict(decider, fact, "The user lives in Tallinn.", "I'm currently based in Tallinn") is Verdict.SAME
     assert verdict(decider, fact, "Alex lives in Lyon.", "Alex lives in Porto now.") is Verdict.SUPERSEDES
