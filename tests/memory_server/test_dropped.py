@@ -27,6 +27,8 @@ def facts(said: str, is_person=PEOPLE_HERE.__contains__) -> list[str]:
     ("Sold the camper in April and have been cycling everywhere since",
      "The user sold the camper in April and have been cycling everywhere since."),
     ("Since Easter, commuting by ferry", "Since Easter, the user is commuting by ferry."),
+    ("Volunteering at Larkspur, a hospice in Bray", "The user is volunteering at Larkspur, a hospice in Bray."),  # the place again
+    ("Renting from Ogilvy & Marr, the agency, since May", "The user is renting from Ogilvy & Marr, the agency, since May."),
 ])
 def test_a_verb_with_no_subject_is_the_writers(said, fact):
     assert facts(said) == [fact]
@@ -55,6 +57,7 @@ def test_a_noun_phrase_naming_a_person_is_the_writer(said, fact):
     "Gentle Giants",                               # a title
     "Thanks for the tip",                          # thanks
     "Could be worse, to be fair",                  # a modal needs its subject said
+    "Baking all afternoon, the twins want scones",  # a later clause with a subject and a verb of its own
 ])
 def test_small_talk_orders_and_other_subjects_are_not_the_writers(said):
     assert facts(said) == []
