@@ -150,8 +150,8 @@ def told_by_writer(clause: str, is_person: Callable[[str], bool] | None, skip: f
             return None  # "Retired postman finds …", "let me know", "email me at …", "could be worse"
         if first.endswith("ing"):  # "moving to Singapore"; not "asking for a friend", nor a lead: "starting this week, my …"
             # a later clause with a subject and a verb of its own; "working at Kestrel, a small studio" is the place again
-            later_subject = any(_WORD.findall(c)[:1] and _WORD.findall(c)[0].casefold() in _OWN_OPENING
-                                and any(_finite(w.casefold()) for w in _WORD.findall(c)[1:]) for c in chunks[1:])
+            later = [[w.casefold() for w in _WORD.findall(c)] for c in chunks[1:]]
+            later_subject = any(ws[:1] and ws[0] in _OWN_OPENING and any(map(_finite, ws[1:])) for ws in later)
             return None if first in _WHY_WRITING or later_subject else f"I am {said}"
         if _is_form(first, "VBN") and ((following is None and not at) or following in _FEELING):
             return None  # "agreed, thanks", "tired of all this rain": a reply or a feeling ("newly retired" is news)

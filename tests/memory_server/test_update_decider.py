@@ -130,7 +130,7 @@ def test_facts_that_do_not_conflict_are_both_kept(decider, fact, old, new):
         ("The user is twenty-three, in their second year of a PhD.", "The user is twenty-four.", True),
     ],
 )
-def test_a_fact_told_as_one_more_of_a_kind_is_never_replaced(decider, fact, old, new, replaced):
+def test_a_fact_told_as_one_more_of_a_kind_is_never_replaced_but_an_ordinal_adds_nothing(decider, fact, old, new, replaced):
     assert (verdict(decider, fact, old, new) is Verdict.SUPERSEDES) is replaced
 
 
