@@ -90,6 +90,11 @@ _STAYS = (rf"(?:until|till|til) (?:the end of |next |this |mid-?|early |late )?\
           r"|for the (?:next )?(?:summer|winter|weekend|holidays?|week|fortnight|month)"
           r"|holiday (?:home|cottage|flat|house|let)|airbnb")
 _NOT_CURRENT = re.compile(rf"\b(?:{_DISTANT}|{_SCENES}|{_WISHES}|{_STAYS})\b|^{_DECADES}\b", re.IGNORECASE)
+#: A time still to come in the main clause: what happens then is a plan or an event, not what holds now ("driving to
+#: Split tomorrow", "a haircut next Wednesday"), unless the change starts then ("from next week the class is on
+#: Sundays"); in a later clause it is only what comes next ("moved to Leeds and starts at Arup next week").
+_COMING = re.compile(rf"\b(?<!from )(?<!starting )(?<!as of )(?:tomorrow|tonight|next (?:week|month|year|weekend|{DAY})"
+                     r"|later this (?:week|month|year)|in a (?:couple|few)(?: of)? (?:days|weeks|months))\b", re.IGNORECASE)
 #: Where one clause ends and the next begins: a comma, a semicolon, a dash, or "but", "and", "so", "though".
 _CLAUSES = re.compile(r"[,;:]|\s[\u2014\u2013-]\s|\s(?:but|and|so|though|although|yet)\s", re.IGNORECASE)
 #: A clause that says something holds now: "… but now loves them", "… and still lives there", "…, these days it's Leeds"
@@ -109,6 +114,7 @@ def not_current(content: str) -> bool:
     a wish or what-if ("would love to", "if they won") or as a stay with an end ("for a month"), so it
     cannot be the current value of anything — unless another of its clauses says what holds now ("used to hate olives
     but now loves them", "grew up in Cork and still lives there")."""
-    if not _NOT_CURRENT.search(content):
+    clauses = _CLAUSES.split(content)
+    if not (_NOT_CURRENT.search(content) or _COMING.search(clauses[0])):
         return False
-    return not any(_NOW.search(clause) and not _NOT_CURRENT.search(clause) for clause in _CLAUSES.split(content))
+    return not any(_NOW.search(clause) and not _NOT_CURRENT.search(clause) for clause in clauses)

@@ -173,3 +173,15 @@ def test_a_question_about_an_attribute_finds_the_users_current_value_whatever_it
         assert all("electrician" not in h.content for h in elsewhere.results)
     with _client(server, "bo", decoys) as bo:
         assert all("electrician" not in content for content in _top(bo, "What is my line of work now?"))
+
+
+@pytest.mark.parametrize("content, expected", [
+    ("The user is cycling to Kraków tomorrow.", True),                       # a time still to come: an event or a plan
+    ("The user's cousin is flying in to Faro next Thursday.", True),
+    ("In a couple of weeks the user has a fitting at the tailor's.", True),
+    ("Starting next month, the user's choir meets on Fridays.", False),      # a change that starts then
+    ("The user moved to Hexham and joins Tolland Bank next week.", False),   # what comes next, after the news
+    ("The user lives in Hexham.", False),
+])
+def test_a_time_still_to_come_in_the_main_clause_is_no_current_value(content, expected):
+    assert timeframe.not_current(content) is expected
