@@ -24,8 +24,9 @@ time a possessive's head noun is seen), not a model call:
    partner in histories by other authors. Near misses carry values as facts do (a guest, a show's title, a
    place passed through, a pet's name): a twin with an X is otherwise drawn to the single-valued examples, the
    only ones with an X. An
-   example that shares the fact's value ("born outside Cork" for "based in Cork") does not vote in the fact's
-   own reading: it is near by that value alone. An e-mail address is the email attribute, whatever the wording
+   example that shares the fact's value ("born outside Cork" for "based in Cork"), or the name the fact opens
+   with (a user called Mei, and "got together with Mei"), does not vote in the fact's own reading: it is near by
+   that word alone. An e-mail address is the email attribute, whatever the wording
    ("reach them at …").
 2. **Value** — the words of a fact that are not its attribute's wording: the words the examples of
    that attribute share are its frame ("lives", "moved", "favourite", "colour"), the rest are the
@@ -68,6 +69,10 @@ Rules stay only where a rule is the simplest correct tool:
   in topic; the user's liking with no preference word ("loves shakshuka", "is really into fado") is a like,
   however near a name or a job its words sit; a name given to something else ("will call it Biscuit") is not
   the user's;
+* **words of naming or of a couple** — a name's and a partner's values are people's names, and any name sits
+  near the examples' names: a fact with no naming word ("called", "goes by", "known as") is not the name, one
+  with no couple's word ("girlfriend", "dating", "married", "broke up", "is with …") not the partner ("Mei texts
+  sometimes", "Leah is shattered today");
 * **occupation words** ("works as", "employed as", "for a living", "by trade", "went back to being", "promoted
   to", "title changed to") make a fact the job, whatever the occupation: the examples' embedding reads a rare
   one ("works as a ropemaker") as the nearest employer;
@@ -144,6 +149,19 @@ _PREFERENCE = re.compile(r"\b(?:(?:favou?rite|prefer\w*|go-to|of choice|all-time
                          re.IGNORECASE)
 #: A partner word followed by the partner's name or what they are called: the partner attribute itself.
 _NAMES_PARTNER = re.compile(rf"\b(?i:{PARTNER})(?:'s\s+name\b|[^,.;]{{0,20}}?\b(?:is|was|been|called|named)\b|,?\s+[A-Z])")
+#: The attributes whose value is a person's name, and the words that say whose name it is: a partner's relation word,
+#: a couple's verbs ("dating", "married", "seeing", "broke up") or "with" someone ("is with Lotte now"); the user's
+#: naming words ("called", "goes by", "known as") or "is" a name alone ("the user is Orla Kavanagh now"). Any name
+#: sits near the examples' names: a fact with none of these words ("Mei texts sometimes") names neither.
+_NAMED_BY = {
+    "partner": re.compile(rf"\b(?:{PARTNER}|[bg]f|other half|significant other|dat(?:e|es|ed|ing)|marri(?:ed|age)|marry|"
+                          r"wed(?:ding)?|engaged|anniversary|seeing|going out|goes out|went out|together|relationship|single|"
+                          r"split|broke up|breaking up|ended things|moved in|in love|(?:is|are|am|been|'s|'m)\s+(?:\w+\s+)?with\s+\w+)\b",
+                          re.IGNORECASE),
+    "name": re.compile(r"\b(?:(?:first |last |full |middle |second |given )?names?d?|call(?:s|ed|ing)?|go(?:es|ing)? by|went by|"
+                       r"known as|nickname\w*|address(?:ed)? (?:\w+ )?as)\b|^(?:the user|they) (?:is|are) (?-i:[A-Z])\w*(?: (?-i:[A-Z])\w*)?"
+                       r"(?: now)?\W*$", re.IGNORECASE),
+}
 #: What is someone else's in a fact about the user: a thing of their circle's ("drove their dad's Volvo") or the
 #: name of someone in it ("ran into their ex, Colm"), but not the partner's name ("their girlfriend Leah").
 _SOMEONE_ELSES = re.compile(
@@ -349,9 +367,9 @@ class MeaningDecider:
         family = ~self._likes if preferred else ~self._favourite
         twin = masked(fact.text)
         twin_vector = fact.vector if twin == fact.text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
-        # an example that shares the fact's value ("born outside Cork" for "based in Cork") is near by that value
-        # alone: it does not vote in the fact's own reading
-        ours = value_words(fact.text)
+        # an example that shares the fact's value ("born outside Cork" for "based in Cork") or the name it opens with
+        # (the user Mei, and "got together with Mei") is near by that word alone: it does not vote in the fact's own reading
+        ours = value_words(fact.text) | frozenset(w.casefold() for w in (named_subject(fact.text) or "").split())
         apart = family & np.array([not (ours & theirs) for theirs in self._values])
         polls = []
         for matrix, vector, least, allowed in zip(examples, (fact.vector, twin_vector), MIN_SIMILARITY, (apart, family),
@@ -367,6 +385,8 @@ class MeaningDecider:
             return "schedule"  # "goes climbing on Wednesdays" is a schedule whatever the activity ("climbed a volcano")
         if _OCCUPATION.search(fact.text):
             return "job"  # "works as a glassblower": an occupation the examples do not name
+        if voted in _NAMED_BY and not _NAMED_BY[voted].search(fact.text):
+            return None  # "Mei texts sometimes": a name, and no word to say it is the user's or their partner's
         return voted
 
     def attribute(self, fact: Fact) -> str | None:

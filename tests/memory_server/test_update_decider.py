@@ -690,3 +690,27 @@ def test_everyday_news_fills_no_attribute(decider, fact, text):
     """Errands, meals, media and remarks are most of a long history; examples of them (written from a list of kinds,
     not from any history) keep them from being read as a job, a home or a name."""
     assert decider.attribute(fact(text)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Emma lost her umbrella on the bus.",   # a user whose name is an example's value: near that example by the name alone
+        "Leah is shattered today.",             # any name sits near the examples' names
+        "Emma texts now and then.",
+    ],
+)
+def test_a_name_with_no_word_of_naming_or_of_a_couple_is_neither_the_name_nor_the_partner(decider, fact, text):
+    assert decider.attribute(fact(text)) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user's boyfriend is Idris.", "The user and Bartek got engaged in May."),
+        ("The user is called Benedikt.", "Everyone calls the user Tilly these days."),
+        ("The user's name is Orla Brennan.", "The user is Orla Kavanagh now."),
+    ],
+)
+def test_a_new_partner_or_name_told_in_a_couples_or_a_naming_words_still_replaces_the_old(decider, fact, old, new):
+    assert verdict(decider, fact, old, new) is Verdict.SUPERSEDES
