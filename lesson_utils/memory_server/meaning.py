@@ -73,6 +73,9 @@ Rules stay only where a rule is the simplest correct tool:
   near the examples' names: a fact with no naming word ("called", "goes by", "known as") is not the name, one
   with no couple's word ("girlfriend", "dating", "married", "broke up", "is with …") not the partner ("Mei texts
   sometimes", "Leah is shattered today");
+* **a place been to or lived in before** ("has been to Valencia twice", "their previous flat in Ghent") is no
+  home, however near one its words sit, unless the fact leaves it for another ("moved from their old flat in Bath
+  to a house in York");
 * **occupation words** ("works as", "employed as", "for a living", "by trade", "went back to being", "promoted
   to", "title changed to") make a fact the job, whatever the occupation: the examples' embedding reads a rare
   one ("works as a ropemaker") as the nearest employer;
@@ -162,6 +165,11 @@ _NAMED_BY = {
                        r"known as|nickname\w*|address(?:ed)? (?:\w+ )?as)\b|^(?:the user|they) (?:is|are) (?-i:[A-Z])\w*(?: (?-i:[A-Z])\w*)?"
                        r"(?: now)?\W*$", re.IGNORECASE),
 }
+#: A place been to ("visited Oaxaca", "add Lima to the places they have been") or a former one ("their old school in
+#: Osaka", "a previous flat in Leeds"): where the user is not living now, however near a home its words sit.
+_NO_HOME = re.compile(r"\b(?:visit(?:s|ed|ing)?|been to|(?:places|countries|cities) (?:\w+ ){0,3}(?:been|visited|seen)|trips? to|"
+                      r"travel+ed to|holiday(?:s|ed|ing)? in|(?:old|former|previous) (?:\w+ )?(?:school|uni|university|college|"
+                      r"flat|house|home|apartment|place|neighbourhood|street|town|city|village))\b", re.IGNORECASE)
 #: What is someone else's in a fact about the user: a thing of their circle's ("drove their dad's Volvo") or the
 #: name of someone in it ("ran into their ex, Colm"), but not the partner's name ("their girlfriend Leah").
 _SOMEONE_ELSES = re.compile(
@@ -385,6 +393,9 @@ class MeaningDecider:
             return "schedule"  # "goes climbing on Wednesdays" is a schedule whatever the activity ("climbed a volcano")
         if _OCCUPATION.search(fact.text):
             return "job"  # "works as a glassblower": an occupation the examples do not name
+        if voted == "home" and _NO_HOME.search(fact.text) and not read(fact.text).departed:
+            return None  # "can add Lima to the places they have been": a trip, not a home (but "moved from their
+                         # old flat in Leeds to a house in York" tells one)
         if voted in _NAMED_BY and not _NAMED_BY[voted].search(fact.text):
             return None  # "Mei texts sometimes": a name, and no word to say it is the user's or their partner's
         return voted

@@ -714,3 +714,20 @@ def test_a_name_with_no_word_of_naming_or_of_a_couple_is_neither_the_name_nor_th
 )
 def test_a_new_partner_or_name_told_in_a_couples_or_a_naming_words_still_replaces_the_old(decider, fact, old, new):
     assert verdict(decider, fact, old, new) is Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The user has been to Valencia twice now.",              # a place been to
+        "The user's previous flat in Ghent had mould everywhere.",  # a place lived in before
+    ],
+)
+def test_a_place_been_to_or_lived_in_before_is_no_home(decider, fact, text):
+    assert decider.attribute(fact(text)) is None
+
+
+def test_leaving_an_old_home_for_a_new_one_is_still_the_home(decider, fact):
+    moved = "The user has moved from their old flat in Bath to a house in York."
+    assert verdict(decider, fact, "The user lives in Bath.", moved) is Verdict.SUPERSEDES
+    assert verdict(decider, fact, moved, "The user lives in Hove now.") is Verdict.SUPERSEDES
