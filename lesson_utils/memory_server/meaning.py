@@ -76,6 +76,8 @@ Rules stay only where a rule is the simplest correct tool:
 * **a place been to or lived in before** ("has been to Valencia twice", "their previous flat in Ghent") is no
   home, however near one its words sit, unless the fact leaves it for another ("moved from their old flat in Bath
   to a house in York");
+* **working from a place** ("is working from the library today") says where the user worked, not for whom: it is
+  no employer;
 * **occupation words** ("works as", "employed as", "for a living", "by trade", "went back to being", "promoted
   to", "title changed to") make a fact the job, whatever the occupation: the examples' embedding reads a rare
   one ("works as a ropemaker") as the nearest employer;
@@ -393,6 +395,8 @@ class MeaningDecider:
             return "schedule"  # "goes climbing on Wednesdays" is a schedule whatever the activity ("climbed a volcano")
         if _OCCUPATION.search(fact.text):
             return "job"  # "works as a glassblower": an occupation the examples do not name
+        if voted == "employer" and re.search(r"\bwork(?:s|ed|ing)? from\b", fact.text, re.IGNORECASE):
+            return None  # "ended up working from the library": where they worked, not who for
         if voted == "home" and _NO_HOME.search(fact.text) and not read(fact.text).departed:
             return None  # "can add Lima to the places they have been": a trip, not a home (but "moved from their
                          # old flat in Leeds to a house in York" tells one)

@@ -731,3 +731,15 @@ def test_leaving_an_old_home_for_a_new_one_is_still_the_home(decider, fact):
     moved = "The user has moved from their old flat in Bath to a house in York."
     assert verdict(decider, fact, "The user lives in Bath.", moved) is Verdict.SUPERSEDES
     assert verdict(decider, fact, moved, "The user lives in Hove now.") is Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute"),
+    [
+        ("The user has been working from Kiln Coffee all week.", None),   # where they worked, not for whom
+        ("The user is working from the Riverside Library.", None),
+        ("The user works for Dunmore Civil now.", "employer"),
+    ],
+)
+def test_working_from_a_place_is_no_employer(decider, fact, text, attribute):
+    assert decider.attribute(fact(text)) == attribute
