@@ -172,6 +172,8 @@ _NAMED_BY = {
 _NO_HOME = re.compile(r"\b(?:visit(?:s|ed|ing)?|been to|(?:places|countries|cities) (?:\w+ ){0,3}(?:been|visited|seen)|trips? to|"
                       r"travel+ed to|holiday(?:s|ed|ing)? in|(?:old|former|previous) (?:\w+ )?(?:school|uni|university|college|"
                       r"flat|house|home|apartment|place|neighbourhood|street|town|city|village))\b", re.IGNORECASE)
+#: Working from a place ("ended up working from the library") says where the user worked, not for whom.
+_WORKS_FROM = re.compile(r"\bwork(?:s|ed|ing)? from\b", re.IGNORECASE)
 #: What is someone else's in a fact about the user: a thing of their circle's ("drove their dad's Volvo") or the
 #: name of someone in it ("ran into their ex, Colm"), but not the partner's name ("their girlfriend Leah").
 _SOMEONE_ELSES = re.compile(
@@ -395,7 +397,7 @@ class MeaningDecider:
             return "schedule"  # "goes climbing on Wednesdays" is a schedule whatever the activity ("climbed a volcano")
         if _OCCUPATION.search(fact.text):
             return "job"  # "works as a glassblower": an occupation the examples do not name
-        if voted == "employer" and re.search(r"\bwork(?:s|ed|ing)? from\b", fact.text, re.IGNORECASE):
+        if voted == "employer" and _WORKS_FROM.search(fact.text):
             return None  # "ended up working from the library": where they worked, not who for
         if voted == "home" and _NO_HOME.search(fact.text) and not read(fact.text).departed:
             return None  # "can add Lima to the places they have been": a trip, not a home (but "moved from their

@@ -23,7 +23,9 @@ to the listener: "if that's okay", "if that helps", "if you need it" —, "would
 "plans to", "has to", "must"), and for a stay with an end in sight ("renting in Lisbon for a month",
 "in Peru until June", "spending September in Kenya", "at their holiday cottage", "moved just for
 today"), a hire ("rented a van for the move") and a place just reached ("landed in Quito", "got to
-Krakow late"). It leaves out "last year" ("The user moved to Lima last year" is still where they live),
+Krakow late"), and for a plan or an event still to come in the main clause ("cycling to Kraków tomorrow", "a
+fitting at the tailor's in a couple of weeks"; not a change that starts then, "from next week the class is on
+Sundays", nor what comes next after the news, "moved to Hexham and joins Tolland Bank next week"). It leaves out "last year" ("The user moved to Lima last year" is still where they live),
 recent past ("The user turned 51 last week" still says how old they are) and "once a week" (a
 schedule). A name asked for ("would like to be called Ash"), a preference ("would rather") and a hedge
 ("would say") are current, so "would" before them is not a wish. A fact is read clause by clause: one
