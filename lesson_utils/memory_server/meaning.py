@@ -364,7 +364,8 @@ class MeaningDecider:
         return found
 
     def _label(self, fact: Fact) -> str | None:
-        kind = read(fact.text).kind
+        reading = read(fact.text)
+        kind = reading.kind
         if kind is not None:  # "favourite podcast" names its kind: no vote needed
             return f"favourite:{kind}"
         if EMAIL.search(fact.text):  # an address is an e-mail address whatever the wording ("reach them at …")
@@ -399,7 +400,7 @@ class MeaningDecider:
             return "job"  # "works as a glassblower": an occupation the examples do not name
         if voted == "employer" and _WORKS_FROM.search(fact.text):
             return None  # "ended up working from the library": where they worked, not who for
-        if voted == "home" and _NO_HOME.search(fact.text) and not read(fact.text).departed:
+        if voted == "home" and _NO_HOME.search(fact.text) and not reading.departed:
             return None  # "can add Lima to the places they have been": a trip, not a home (but "moved from their
                          # old flat in Leeds to a house in York" tells one)
         if voted in _NAMED_BY and not _NAMED_BY[voted].search(fact.text):

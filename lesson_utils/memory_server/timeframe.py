@@ -25,12 +25,13 @@ to the listener: "if that's okay", "if that helps", "if you need it" —, "would
 today"), a hire ("rented a van for the move") and a place just reached ("landed in Quito", "got to
 Krakow late"), and for a plan or an event still to come in the main clause ("cycling to Kraków tomorrow", "a
 fitting at the tailor's in a couple of weeks"; not a change that starts then, "from next week the class is on
-Sundays", nor what comes next after the news, "moved to Hexham and joins Tolland Bank next week"). It leaves out "last year" ("The user moved to Lima last year" is still where they live),
-recent past ("The user turned 51 last week" still says how old they are) and "once a week" (a
-schedule). A name asked for ("would like to be called Ash"), a preference ("would rather") and a hedge
-("would say") are current, so "would" before them is not a wish. A fact is read clause by clause: one
-clause that says what holds now ("used to hate olives but now loves them", "grew up in Cork and still
-lives there") keeps the fact current, whatever the others say.
+Sundays", nor what comes next after the news, "moved to Hexham and joins Tolland Bank next week"). It
+leaves out "last year" ("The user moved to Lima last year" is still where they live), recent past ("The
+user turned 51 last week" still says how old they are) and "once a week" (a schedule). A name asked for
+("would like to be called Ash"), a preference ("would rather") and a hedge ("would say") are current, so
+"would" before them is not a wish. A fact is read clause by clause: one clause that says what holds now
+("used to hate olives but now loves them", "grew up in Cork and still lives there") keeps the fact current,
+whatever the others say.
 """
 
 from __future__ import annotations
