@@ -84,8 +84,10 @@ Rules stay only where a rule is the simplest correct tool:
 * **polarity** — "likes tea" and "does not like tea" (or a stored "no longer …") are the same words
   with the sign flipped: the newer wins. The sign is the main clause's (the one naming the user):
   "not teaching any more, the user is a librarian" states a new job;
-* **withdrawal** (``updates.is_withdrawal``) — takes back the stored facts whose words it names,
-  or the facts of the attribute it names ("forget my address").
+* **withdrawal** (``updates.withdrawal``) — takes back the stored facts whose words name what it left
+  ("no longer plays darts": darts, not "plays the trumpet"; not a remark after it: "…, the pub shut down"), or the
+  facts of the attribute it names ("forget my address"); a deed done ("cancelled the class last Tuesday") is no
+  state to take back.
 """
 
 from __future__ import annotations
@@ -105,6 +107,7 @@ from .persons import PersonWords
 from .subject import MODIFIERS, PARTNER, RELATION, fronted_subject, group_member, possessed
 from .timeframe import DATE, RECURRING, TIME_WORDS, not_current
 from .updates import CONTACT, EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
+from .updates import withdrawal as withdrawal_of
 
 __all__ = ["EXEMPLARS", "KIND_SYNONYMS", "MeaningDecider", "SINGLE_VALUED", "labelled_lines", "poll", "read"]
 
@@ -505,10 +508,14 @@ class MeaningDecider:
         return head if self._persons.is_person(head) else None
 
     def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]:
-        """The closest matches: stored facts sharing the most words the withdrawal names besides its
-        verb of leaving and any attribute's wording (then the fewest extra words), or the facts of the attribute it names whose
-        value it names (or all of them when it names none: "forget my address")."""
-        w = read(_LEAVING.sub(" ", withdrawal.text))
+        """The closest matches: stored facts sharing the most words of what the withdrawal names (:func:`.withdrawal`:
+        "darts" in "no longer plays darts", not the deed "plays" alone, nor "the weeds won" after it) besides any
+        attribute's wording (then the fewest extra words), or the facts of the attribute it names whose value it names
+        (or all of them when it names none: "forget my address"). A deed done ("sold their old bike") is no state to
+        take back."""
+        taken = withdrawal_of(withdrawal.text)
+        w = read(f"The user {taken.deed} {taken.what}" if taken else _LEAVING.sub(" ", withdrawal.text))
+        deed = {_stem(taken.deed.casefold())} if taken and taken.deed else set()
         wanted = {_stem(x.casefold()) for x in w.words} - {_stem(s) for s in _STOP} - {"user"}
         label = self.label(withdrawal)
         costs: list[tuple[int, int] | None] = []
@@ -516,8 +523,8 @@ class MeaningDecider:
             o = read(old.text)
             have = {_stem(x.casefold()) for x in o.words}
             cost: tuple[int, int] | None = None
-            if self._about_user(old, o):
-                if shared := (wanted & have) - self._framing:  # "live" alone does not name "lives in Porto"
+            if self._about_user(old, o) and not is_withdrawal(old.text):
+                if (shared := (wanted & have) - self._framing) - deed:  # "live" alone does not name "lives in Porto"
                     cost = (-len(shared), len(have - wanted))
                 elif label is not None and label.split(":")[0] in SINGLE_VALUED and self.label(old) == label:
                     (wa, ws), (oa, os) = self.values(w, label), self.values(o, label)

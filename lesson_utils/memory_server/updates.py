@@ -28,11 +28,14 @@ be swapped and two deciders can be compared on the same pairs (``evaluation/pair
 * :meth:`~UpdateDecider.retracts` says which stored facts a withdrawal ("Alex no longer works at
   Acme", or the rest of "forget that …") takes back; the store invalidates those.
 
-Whether a text *is* a withdrawal is read the same for every decider (:func:`is_withdrawal`): "no
+Whether a text *is* a withdrawal is read the same for every decider (:func:`withdrawal`): "no
 longer", "not … any more" ending a clause, or a verb of leaving (:data:`LEAVING`: "gave up", "cut
-out", "stepped down from" …) with no arrival after it. The same verbs with an arrival are a change
-("quit the mill and joined a brewery", "left the mill, now with a brewery"), which ``meaning.py``
-reads as a departure. Two deciders exist:
+out", "stepped down from" …) with no arrival after it, done by the user to something it names. The
+same verbs with an arrival are a change ("quit the mill and joined a brewery", "left the mill, now
+with a brewery"), which ``meaning.py`` reads as a departure. Someone else's deed ("rain cancelled the
+user's match", "the user's kettle gave up") and a verb with nothing after it ("queued for an hour,
+nearly gave up") take nothing back: read as withdrawals, they were not stored, and took back whatever
+shared a word with them. Two deciders exist:
 
 * ``"meaning"`` (the default, offline): :class:`~lesson_utils.memory_server.meaning.MeaningDecider`
   classifies a fact's attribute by its nearest labelled examples in embedding space, then compares
@@ -54,10 +57,10 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from .timeframe import DAY, MONTH
+from .timeframe import DAY, MONTH, TIME_WORDS
 
 __all__ = ["BREAK_UP", "CONTACT", "DECIDERS", "EMAIL", "INDEFINITE", "LEAVING", "NEW_VALUE_NOW", "Fact", "UpdateDecider", "Verdict",
-           "is_withdrawal", "make_decider", "masked", "named_subject", "value_words", "verdict"]
+           "Withdrawal", "is_withdrawal", "make_decider", "masked", "named_subject", "value_words", "verdict", "withdrawal"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
 DECIDERS = ("meaning", "model")
@@ -144,10 +147,11 @@ LEAVING = (r"sold|left|quit|resigned from|g[ai]ve(?:n)? up|cut out|dropped(?: ou
            r"stepped down from|withdr[ae]wn? from|pulled out of|c[ao]me off|lost interest in|"
            rf"(?:{BREAK_UP}) (?:with|from)|divorced|moved (?:out of|away from)|walked (?:away from|out of)|"
            r"handed in (?:my|their|his|her) notice at|packed up")
-# "any more" ends its clause when it means "no longer" ("… in Lyon any more, sadly"), not in "any more tea".
+# "any more" ends its clause when it means "no longer" ("… in Lyon any more, sadly"), not in "any more tea"; "stopped at
+# the bakery" is a visit, not a stop.
 _CEASED = re.compile(
     rf"\b(?:no longer|(?:not|nobody|never)\s+(?:[\w\-]+\s+){{0,8}}?(?:any ?more|any longer)\s*(?=$|,)|"
-    rf"(?:has |have )?(?:stop(?:ped|s)|quits?|ceased to)|{LEAVING})\b", re.IGNORECASE)
+    rf"(?:has |have )?(?:stop(?:ped|s)(?!\s+(?:at|by|in|off|for|over|to)\b)|quits?|ceased to)|{LEAVING})\b", re.IGNORECASE)
 #: A deed of the user's, told in the past: "signed", "bought", "took".
 _DEED = r"(?:[a-z]+ed|became|bought|got|took|went|began|found|made|met)"
 #: After a break, the value said in place of the old one, last in the sentence: "…, its jb@proton.me now", "…, it's
@@ -172,14 +176,77 @@ _WENT_ON = re.compile(rf"(?:,|\s[\u2014\u2013-]|\s+and)\s+(?:then\s+|just\s+)?(?
 _JOINED = re.compile(r"\s[\u2014\u2013-]\s|;|,?\s+and\s+(?:then\s+)?$")
 
 
-def is_withdrawal(text: str) -> bool:
-    """"No longer …", "not … any more", "stopped …", "gave up …" (:data:`LEAVING`) with nothing said in its place."""
+#: Who stops or leaves something in a withdrawal: the user, as the distiller writes them ("the user", "they", the name a
+#: fact opens with) or as they say it ("I"), then only auxiliaries and adverbs ("the user has finally given up", "Kofi
+#: is no longer …"); or nobody, when the clause opens with the verb ("…, quit after two sessions"). Not "the user's
+#: doorbell gave up", "rain cancelled the game" or "but the teacher cancelled": someone else's deed takes nothing back.
+_BY_USER = re.compile(r"(?:^|[,;:(]|\s[\u2014\u2013-]|\b(?:and|but|so|then)|\b(?:the user|they|i|we)(?:'s|'ve|'re|'m|'d)?)"
+                      r"(?:\s+(?:has|have|had|is|are|am|was|were|do|does|did|just|finally|also|already|then|now|recently|"
+                      r"officially|eventually|decided to|had to|\w+ly))*\s*$", re.IGNORECASE)
+#: Where the clause a withdrawal is told in ends ("… gave up the plot, the weeds won").
+_CLAUSE_END = re.compile(r"[,;:.!?()]|\s[\u2014\u2013-]\s")
+#: The words of a withdrawal that say it is one, and those that name nothing ("gave up this morning", "nearly gave up").
+_CUE = re.compile(rf"\b(?:no longer|not|nobody|never|any ?more|any longer|has|have|stop(?:ped|s)|quits?|ceased to|{LEAVING})\b",
+                  re.IGNORECASE)
+_HOLLOW = frozenset("""a an the my our their his her its it them this that these those there here to of in on at for with
+    from by up out off over again all any some so as is are was were be been being do does did just even""".split())
+#: After a verb of leaving, where what was left ends ("quit their job at Acme": the job; Acme is a value, kept apart).
+_PLACE_OR_REASON = re.compile(r"\s(?:at|in|on|for|with|from|to|after|because|since|when|as|and|but)\b", re.IGNORECASE)
+#: A verb's ending: "plays" in "no longer plays darts" is the deed, not what it names.
+_VERB_END = re.compile(r"\w+(?:s|ing|ed)$")
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """What a withdrawal takes back: the words of ``what`` it names ("darts", "the allotment", "their job Acme") and,
+    after "no longer" or "stopped", the ``deed`` before them ("plays" in "no longer plays darts"): a deed alone names
+    no stored fact ("plays the trumpet" is not "plays darts")."""
+
+    deed: str
+    what: str
+
+
+def withdrawal(text: str) -> Withdrawal | None:
+    """The :class:`Withdrawal` in ``text`` when it is one: "no longer …", "not … any more", "stopped …", "gave up …"
+    (:data:`LEAVING`), by the user, naming something, with nothing said in its place; else None."""
     text = re.sub(r"n't\b", " not", " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…"))
     hit = _CEASED.search(text)
-    joined = hit and _JOINED.search(text, 0, hit.start())
+    if hit is None:
+        return None
+    joined = _JOINED.search(text, 0, hit.start())
     said = joined and len(text[: joined.start()].split()) >= 3
-    went_on = hit is not None and re.fullmatch(LEAVING, hit.group(), re.IGNORECASE) and _WENT_ON.search(text, hit.end())
-    return hit is not None and not _ARRIVAL.search(text, hit.end()) and not said and not went_on
+    leaving = re.fullmatch(LEAVING, hit.group(), re.IGNORECASE) is not None
+    went_on = leaving and _WENT_ON.search(text, hit.end())
+    if _ARRIVAL.search(text, hit.end()) or said or went_on:
+        return None
+    name = named_subject(text)
+    before = "the user" + text[len(name): hit.start()] if name else text[: hit.start()]
+    end = _CLAUSE_END.search(text, hit.end())
+    clause = text[hit.start(): end.start() if end else len(text)]
+    if not _BY_USER.search(before):
+        return None  # someone else's deed: "the user's doorbell gave up", "the teacher cancelled"
+    if leaving:  # what was left, then any value said with it ("quit their job at Acme")
+        after = clause[hit.end() - hit.start():]
+        cut = _PLACE_OR_REASON.search(after)
+        words = _content(after[: cut.start()] if cut else after)
+        words += [w for w in _content(after[cut.start():] if cut else "") if w[:1].isupper() or w[:1].isdigit()]
+        return Withdrawal("", " ".join(words)) if words else None
+    words = _content(_CUE.sub(" ", clause))
+    if re.search(r"\b(?:that|it|this|those|them)\b", clause, re.IGNORECASE):  # "closed the candle shop, not doing that
+        return Withdrawal("", " ".join(_content(_CUE.sub(" ", text))))       # any more": "that" is the rest of it
+    if len(words) > 1 and _VERB_END.fullmatch(words[0]):
+        return Withdrawal(words[0], " ".join(words[1:]))
+    return Withdrawal("", " ".join(words)) if words else None  # "nearly gave up", "gave up this morning": nothing named
+
+
+def _content(text: str) -> list[str]:
+    """The words of ``text`` that name something: not an article, a pronoun, a preposition or a time of day."""
+    return [w for w in re.findall(r"[^\W_]+(?:['\-][^\W_]+)*", text) if w.casefold() not in _HOLLOW | TIME_WORDS]
+
+
+def is_withdrawal(text: str) -> bool:
+    """Whether ``text`` withdraws something (see :func:`withdrawal`)."""
+    return withdrawal(text) is not None
 
 
 def make_decider(

@@ -743,3 +743,35 @@ def test_leaving_an_old_home_for_a_new_one_is_still_the_home(decider, fact):
 )
 def test_working_from_a_place_is_no_employer(decider, fact, text, attribute):
     assert decider.attribute(fact(text)) == attribute
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Storms cancelled the user's ferry to Mull.",             # the weather's deed
+        "The plumber cancelled on the user again.",               # someone else's
+        "Oskar's kettle gave up last night.",                     # a thing of the user's giving out
+        "The user's landlord sold the building.",
+        "The user waited an hour for the bus and nearly gave up.",  # gave up nothing named
+        "The user stopped at the chemist on the way home.",       # a visit, not a stop
+    ],
+)
+def test_only_the_user_leaving_something_named_is_a_withdrawal(text):
+    assert not is_withdrawal(text)
+
+
+@pytest.mark.parametrize(
+    ("withdrawal", "stored", "taken"),
+    [
+        ("The user no longer plays the cello.", "The user plays badminton on Sundays.", False),  # the same deed, not the cello
+        ("The user no longer plays the cello.", "The user plays the cello in an orchestra.", True),
+        ("The user quit the darts team, the pub shut down.", "The user's local pub is the Crown.", False),  # a remark after
+        ("The user quit the darts team, the pub shut down.", "The user is on the darts team.", True),
+        ("The user shut the pottery stall, not doing that any more.", "The user runs a pottery stall.", True),  # "that"
+        ("The user cancelled the gym membership.", "The user cancelled the gym class last Tuesday.", False),  # a deed done
+    ],
+)
+def test_a_withdrawal_takes_back_what_it_names_not_what_shares_its_verb_or_its_remarks(decider, fact, withdrawal,
+                                                                                        stored, taken):
+    assert is_withdrawal(withdrawal)
+    assert decider.retracts(fact(withdrawal), [fact(stored)]) == [taken]
