@@ -4,14 +4,15 @@ Why: a long history holds the same topic at other times ("As a child the user vi
 their parents", "The user's first car was a Tesla", "If the user ever moves it'll be to Galway").
 They share the question's words and meaning ("Where do my parents live?", "What car do I have?",
 "Which city is my home?"), so both search arms rank them with the current facts or above them. A
-question in the present tense asks what holds now; a memory that holds nothing now does not answer
+question about now asks what holds now; a memory that holds nothing now does not answer
 it. Search ranks such memories after the others (``search.py``), and the relevance model counts it
 against a hit (``relevance.py``) — only for a question about now: "When did I visit Oslo?" or "Which
 happened first…" keeps them where they are. The update decider reads the same test: such a fact
 neither supersedes nor is superseded. One test, so search and the decider agree on what is not now.
 
-Both tests read plain grammar words, not any dataset's topics: the question is about now when it
-has a present-tense verb or "now"/"currently"/"these days" and no past-tense marker.
+Both tests read plain grammar words, not any dataset's topics: a question is about now unless a past marker
+says otherwise ("was", "did", "ago", "my first car"). It needs no "is" or "do": "Which company employs me?",
+"What should you call me?" and "When is my book club?" ask what holds now.
 :func:`not_current` is true for a fact framed as the distant past ("ago", "as a child", "at primary
 school", "used to", "once", "back then", "in their twenties" when it leads), for the scenes a life
 story is told in ("back in uni", "grew up", "their first car was", "when they were", a year of study told in
@@ -57,10 +58,9 @@ RECURRING = re.compile(rf"\b(?:(?:every|each)\s+(?:other\s+|second\s+)?(?:{DAY}|
                        rf"|fortnight|month)|{DAY}s|weekday|mornings|afternoons|evenings|nights|weekends|weekly|fortnightly)\b",
                        re.IGNORECASE)
 
-_PRESENT = re.compile(r"\b(?:am|is|are|do|does|have|has|now|currently|these days|at the moment|nowadays)\b|'s\b|'re\b|'m\b",
-                      re.IGNORECASE)
-_PAST = re.compile(r"\b(?:was|were|did|had|used to|ago|happened|last|first|before|after|ever|once|when)\b",
-                   re.IGNORECASE)
+#: What puts a question in the past: a past tense ("was", "did", "happened"), "ago", "before", "ever", a first or a
+#: last one ("my first car", not a first or last name). "When" asks about now as often ("When is my book club?").
+_PAST = re.compile(r"\b(?:was|were|did|had|used to|ago|happened|before|ever|(?:first|last)(?!\s+name))\b", re.IGNORECASE)
 _DECADES = r"in (?:their|his|her) (?:early |mid-?|late )?(?:youth|childhood|teens|twenties|thirties|forties|fifties|student days)"
 #: School days are a time of life, as childhood is: "at secondary school", "in their elementary school", "in kindergarten".
 _SCHOOL_DAYS = (r"(?:in|at|during) (?:(?:the user's|their|his|her) )?(?:(?:primary|elementary|secondary|high|middle|grade|junior|"
@@ -108,8 +108,9 @@ _NOW = re.compile(r"^(?!.*(?:\b(?:not|never|cannot|no longer)\b|n't\b)).*\b(?:(?
 
 
 def about_now(query: str) -> bool:
-    """True when ``query`` asks what holds now (present tense, no past marker)."""
-    return bool(_PRESENT.search(query)) and not _PAST.search(query)
+    """True when ``query`` asks what holds now: whatever it asks, unless a past marker says otherwise ("Which company
+    employs me?", "What should you call me?", "my email?" — not "Where was I born?")."""
+    return not _PAST.search(query)
 
 
 def not_current(content: str) -> bool:

@@ -177,10 +177,12 @@ _JOINED = re.compile(r"\s[\u2014\u2013-]\s|;|,?\s+and\s+(?:then\s+)?$")
 
 
 #: Who stops or leaves something in a withdrawal: the user, as the distiller writes them ("the user", "they", the name a
-#: fact opens with) or as they say it ("I"), then only auxiliaries and adverbs ("the user has finally given up", "Kofi
-#: is no longer …"); or nobody, when the clause opens with the verb ("…, quit after two sessions"). Not "the user's
-#: doorbell gave up", "rain cancelled the game" or "but the teacher cancelled": someone else's deed takes nothing back.
-_BY_USER = re.compile(r"(?:^|[,;:(]|\s[\u2014\u2013-]|\b(?:and|but|so|then)|\b(?:the user|they|i|we)(?:'s|'ve|'re|'m|'d)?)"
+#: fact opens with) or as they say it ("I"), alone or with someone (``with``: "the user and Marco are no longer
+#: together"), then only auxiliaries and adverbs ("the user has finally given up", "Kofi is no longer …"); or nobody,
+#: when the clause opens with the verb ("…, quit after two sessions"). Not "the user's doorbell gave up", "rain
+#: cancelled the game" or "but the teacher cancelled": someone else's deed takes nothing back.
+_BY_USER = re.compile(r"(?:^|[,;:(]|\s[\u2014\u2013-]|\b(?:and|but|so|then)"
+                      r"|\b(?:the user|they|i|we)(?:\s+and\s+(?P<with>(?:\w+\s+)?[\w-]+))?(?:'s|'ve|'re|'m|'d)?)"
                       r"(?:\s+(?:has|have|had|is|are|am|was|were|do|does|did|just|finally|also|already|then|now|recently|"
                       r"officially|eventually|decided to|had to|\w+ly))*\s*$", re.IGNORECASE)
 #: Where the clause a withdrawal is told in ends ("… gave up the plot, the weeds won").
@@ -223,20 +225,22 @@ def withdrawal(text: str) -> Withdrawal | None:
     before = "the user" + text[len(name): hit.start()] if name else text[: hit.start()]
     end = _CLAUSE_END.search(text, hit.end())
     clause = text[hit.start(): end.start() if end else len(text)]
-    if not _BY_USER.search(before):
+    by_user = _BY_USER.search(before)
+    if by_user is None:
         return None  # someone else's deed: "the user's doorbell gave up", "the teacher cancelled"
+    also = _content(by_user["with"] or "")  # "the user and Marco are no longer together": Marco too
     if leaving:  # what was left, then any value said with it ("quit their job at Acme")
         after = clause[hit.end() - hit.start():]
         cut = _PLACE_OR_REASON.search(after)
         words = _content(after[: cut.start()] if cut else after)
         words += [w for w in _content(after[cut.start():] if cut else "") if w[:1].isupper() or w[:1].isdigit()]
-        return Withdrawal("", " ".join(words)) if words else None
-    words = _content(_CUE.sub(" ", clause))
+        return Withdrawal("", " ".join(words + also)) if words else None
     if re.search(r"\b(?:that|it|this|those|them)\b", clause, re.IGNORECASE):  # "closed the candle shop, not doing that
         return Withdrawal("", " ".join(_content(_CUE.sub(" ", text))))       # any more": "that" is the rest of it
+    words = _content(_CUE.sub(" ", clause))
     if len(words) > 1 and _VERB_END.fullmatch(words[0]):
-        return Withdrawal(words[0], " ".join(words[1:]))
-    return Withdrawal("", " ".join(words)) if words else None  # "nearly gave up", "gave up this morning": nothing named
+        return Withdrawal(words[0], " ".join(words[1:] + also))
+    return Withdrawal("", " ".join(words + also)) if words else None  # "nearly gave up", "gave up this morning": nothing
 
 
 def _content(text: str) -> list[str]:

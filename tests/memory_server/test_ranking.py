@@ -92,8 +92,10 @@ def test_the_person_is_the_last_link_of_a_possessive_chain_and_kin_words_name_ea
     ("Where do my parents live?", True), ("Which city is my home?", True), ("What do I do now?", True),
     ("When did I visit Oslo?", False), ("Which happened first: the course or the trip?", False),
     ("Where was I born?", False),
+    ("Which firm pays me?", True), ("What ought you to call me?", True), ("my email?", True),  # no "is" or "do"
+    ("When is my pottery class?", True), ("What's my last name?", True), ("my first bike?", False),
 ])
-def test_a_question_is_about_now_in_the_present_tense_without_a_past_marker(query, expected):
+def test_a_question_is_about_now_unless_a_past_marker_says_otherwise(query, expected):
     assert timeframe.about_now(query) is expected
 
 

@@ -769,6 +769,7 @@ def test_only_the_user_leaving_something_named_is_a_withdrawal(text):
         ("The user quit the darts team, the pub shut down.", "The user is on the darts team.", True),
         ("The user shut the pottery stall, not doing that any more.", "The user runs a pottery stall.", True),  # "that"
         ("The user cancelled the gym membership.", "The user cancelled the gym class last Tuesday.", False),  # a deed done
+        ("The user and Idris are no longer together.", "The user has been dating Idris since May.", True),  # with someone
     ],
 )
 def test_a_withdrawal_takes_back_what_it_names_not_what_shares_its_verb_or_its_remarks(decider, fact, withdrawal,
