@@ -109,7 +109,7 @@ from .timeframe import DATE, RECURRING, TIME_WORDS, not_current
 from .updates import CONTACT, EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
 from .updates import withdrawal as withdrawal_of
 
-__all__ = ["EXEMPLARS", "KIND_SYNONYMS", "MeaningDecider", "SINGLE_VALUED", "labelled_lines", "poll", "read"]
+__all__ = ["EXEMPLARS", "KIND_SYNONYMS", "MeaningDecider", "PREFERENCE", "SINGLE_VALUED", "labelled_lines", "poll", "read"]
 
 EXEMPLARS = Path(__file__).with_name("data") / "update_exemplars.txt"
 SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
@@ -151,10 +151,12 @@ _PHRASE_END = frozenset("is are was were has had have called named in at on to o
 # neighbour is called Bram, …" (a lead has no verb of its own)
 _LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)(?![^,;]*(?:\b(?i:is|are|was|were|has|have|had)\b|'s\b))"
                    r"[A-Z][^,;]{0,40},\s+(?=\S)")
-#: The words that make a fact a favourite (one per kind) rather than a like (many at once).
-_PREFERENCE = re.compile(r"\b(?:(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b"
-                         r"|(?:like|love|enjoy)s? (?:[\w-]+ ){0,3}best(?=$|[,;.]|\s+(?:now|these days|of all|by far)\b))",
-                         re.IGNORECASE)
+#: The words that make a fact a favourite (one per kind) rather than a like (many at once), and a question ask for one:
+#: "favourite", "go-to", "likes … best", "loves … the most", "most enjoys" (not "most days", "most of the time").
+PREFERENCE = re.compile(r"\b(?:(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b"
+                        r"|(?:like|love|enjoy)s? (?:[\w-]+ ){0,3}(?:best|(?:the )?most(?! (?:days|of|times|weeks|nights)\b))"
+                        r"(?=$|[,;.?]|\s+(?:now|these days|of all|by far|at the moment)\b)|most (?:like|love|enjoy)s?\b)",
+                        re.IGNORECASE)
 #: A partner word followed by the partner's name or what they are called: the partner attribute itself.
 _NAMES_PARTNER = re.compile(rf"\b(?i:{PARTNER})(?:'s\s+name\b|[^,.;]{{0,20}}?\b(?:is|was|been|called|named)\b|,?\s+[A-Z])")
 #: The attributes whose value is a person's name, and the words that say whose name it is: a partner's relation word,
@@ -377,7 +379,7 @@ class MeaningDecider:
         if examples is None or examples[0].shape[1] != np.asarray(fact.vector).shape[-1]:
             return None
         # "prefers tea" and "likes tea" differ in one word, not in topic: that word picks favourite or like
-        preferred = _PREFERENCE.search(fact.text)
+        preferred = PREFERENCE.search(fact.text)
         if not preferred and _LIKING.search(fact.text):
             return "likes"  # "loves shakshuka" is one like among many, however near a name or a job it sounds
         family = ~self._likes if preferred else ~self._favourite

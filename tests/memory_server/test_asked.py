@@ -48,3 +48,21 @@ def test_a_near_miss_asks_about_no_attribute_of_the_user_now(embedder, question)
 def test_a_question_about_a_favourite_names_its_kind_with_or_without_the_word(embedder):
     assert _asked(embedder, "What is my favourite podcast these days?") == "favourite:podcast"
     assert _asked(embedder, "Which colour do I like best now?") == "favourite:colour"
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    ("Which firm pays me?", "employer"),                   # no "is" or "do": still about now
+    ("What ought you to call me?", "name"),
+    ("When is my fencing class?", "schedule"),             # "When" asks about now as often as not
+    ("Which game do I enjoy the most?", "favourite:game"),  # a superlative asks for one of a kind
+    ("What snack do I most like?", "favourite:snack"),
+    ("What do I prefer to be called?", "name"),            # a preference word inside another attribute's question
+])
+def test_a_question_asks_about_now_without_a_present_verb_and_for_a_favourite_with_a_superlative(embedder, question,
+                                                                                              attribute):
+    assert _asked(embedder, question) == attribute
+
+
+def test_a_near_miss_about_someone_elses_favourite_does_not_outvote_the_users_own(embedder):
+    assert _asked(embedder, "What am I called these days?") == "name"
+    assert _asked(embedder, "What's my niece's favourite game?") is None   # the relation word still decides

@@ -776,3 +776,15 @@ def test_a_withdrawal_takes_back_what_it_names_not_what_shares_its_verb_or_its_r
                                                                                         stored, taken):
     assert is_withdrawal(withdrawal)
     assert decider.retracts(fact(withdrawal), [fact(stored)]) == [taken]
+
+
+@pytest.mark.parametrize(
+    ("text", "favourite"),
+    [
+        ("The user likes oolong the most these days.", True),   # a superlative picks one of a kind
+        ("Of all teas the user enjoys oolong most.", True),
+        ("The user likes most kinds of cheese.", False),        # "most" of many is no preference
+    ],
+)
+def test_liking_one_thing_the_most_is_a_favourite(decider, fact, text, favourite):
+    assert (decider.label(fact(text)) or "").startswith("favourite") is favourite
