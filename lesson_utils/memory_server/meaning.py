@@ -80,7 +80,9 @@ Rules stay only where a rule is the simplest correct tool:
   no employer;
 * **occupation words** ("works as", "employed as", "for a living", "by trade", "went back to being", "promoted
   to", "title changed to") make a fact the job, whatever the occupation: the examples' embedding reads a rare
-  one ("works as a ropemaker") as the nearest employer;
+  one ("works as a ropemaker") as the nearest employer; and a fact with no word that names a person who does
+  something (``persons.py``: "welder", "dispatcher") is no job, however near one it sits ("is on dishes",
+  "knee-deep in spreadsheets today");
 * **polarity** — "likes tea" and "does not like tea" (or a stored "no longer …") are the same words
   with the sign flipped: the newer wins. The sign is the main clause's (the one naming the user):
   "not teaching any more, the user is a librarian" states a new job;
@@ -403,6 +405,9 @@ class MeaningDecider:
             return "schedule"  # "goes climbing on Wednesdays" is a schedule whatever the activity ("climbed a volcano")
         if _OCCUPATION.search(fact.text):
             return "job"  # "works as a glassblower": an occupation the examples do not name
+        if voted == "job" and self._persons is not None and not any(
+                self._persons.is_person(w) for w in reading.words if w.isalpha() and w.islower() and w not in _STOP):
+            return None  # "the user is on dishes": a job is an occupation, and no word here names one who does it
         if voted == "employer" and _WORKS_FROM.search(fact.text):
             return None  # "ended up working from the library": where they worked, not who for
         if voted == "home" and _NO_HOME.search(fact.text) and not reading.departed:

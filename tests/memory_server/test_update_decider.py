@@ -788,3 +788,15 @@ def test_a_withdrawal_takes_back_what_it_names_not_what_shares_its_verb_or_its_r
 )
 def test_liking_one_thing_the_most_is_a_favourite(decider, fact, text, favourite):
     assert (decider.label(fact(text)) or "").startswith("favourite") is favourite
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute"),
+    [
+        ("The user is knee-deep in spreadsheets today.", None),       # a day's work: no word names one who does it
+        ("The user switched careers and is a glazier now.", "job"),   # an occupation names its person
+        ("These days the user earns a living as a sommelier.", "job"),
+    ],
+)
+def test_a_job_is_an_occupation_a_word_of_the_fact_names(decider, fact, text, attribute):
+    assert decider.attribute(fact(text)) == attribute
