@@ -193,6 +193,9 @@ _LIKING = re.compile(r"(?:\b(?i:the user|they)|^[A-Z][\w\-]*)\s+(?:\w+ly\s+|real
                      r"(?:is|are) obsessed with)\b")
 #: A name given to someone or something else ("will call it Biscuit", "named her Pip"), not to the user.
 _NAMING_ANOTHER = re.compile(r"\b(?i:call(?:s|ed|ing)?|nam(?:e|es|ed|ing))\s+(?:it|him|her)\b")
+#: A name that did something to the user ("Björn told them their favourite book is …", "Mei finally texted them"):
+#: the distiller writes the user as "them", so the name is someone else's.
+_TO_THEM = re.compile(r"^(?!The\b)([A-Z][\w-]*)\s+(?:\w+ly\s+)?(?!(?:for|to|with|of|at|by|on|in|from|about|like)\b)\w+\s+them\b")
 #: Words that say a fact is the user's occupation, whatever it is: "works as a glassblower", "does localisation for a
 #: living", "title changed to product owner" (the examples cannot know every occupation's name).
 _OCCUPATION = re.compile(r"\b(?:works? as|working as|employed as|(?:re-?)?qualified as|retrained as|promoted to|for a living"
@@ -225,13 +228,14 @@ def _whose(line: str, links: list[str] | None) -> str | None:
     possessive chain with a relation word among a link's first words ("sister's boyfriend", "partner's mum",
     "choir director") or a person named right after them ("the user's physio Dana"), or a member of the
     user's circle ("Ivy from the user's choir", "the user's rafael from work"), or a noun phrase the fact
-    opens with ("The sister of the user's husband …"), or whatever a name is given to ("will call it
-    Biscuit"). ``links`` is the chain :func:`read` found; a word before the possessive ("ngl the user's
+    opens with ("The sister of the user's husband …"), or a name that did something to the user ("Björn told
+    them …"), or whatever a name is given to ("will call it Biscuit"). ``links`` is the chain :func:`read` found; a word before the possessive ("ngl the user's
     stepdad …", "Yesterday the user's nephew …") does not hide it."""
     if _NAMING_ANOTHER.search(line):
         return "it"
     if links is None:
-        return group_member(line) or fronted_subject(line)
+        to_them = _TO_THEM.match(line)
+        return group_member(line) or fronted_subject(line) or (to_them[1].casefold() if to_them else None)
     if len(links) > 1 and links[-1].casefold().startswith("name"):  # "the user's partner's name is Ana": the partner
         links = links[:-1]
     heads, someone = [], False

@@ -800,3 +800,15 @@ def test_liking_one_thing_the_most_is_a_favourite(decider, fact, text, favourite
 )
 def test_a_job_is_an_occupation_a_word_of_the_fact_names(decider, fact, text, attribute):
     assert decider.attribute(fact(text)) == attribute
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "Dagny told them her favourite film is Heat.",      # what a name told the user is the name's
+        "Ruairi recently sent them his new address in Cork.",
+    ],
+)
+def test_a_name_that_did_something_to_the_user_is_someone_else(decider, fact, new):
+    for old in ("The user's favourite film is Alien.", "The user lives in Galway."):
+        assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
