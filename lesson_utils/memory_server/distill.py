@@ -9,7 +9,8 @@ and the contract say only that a real Cortadel distils a conversation into atomi
   way round: the assistant's statements about itself, and the user's statements about the
   assistant ("Your name is Max", "Always answer in French").
 * Questions, greetings, thanks, acknowledgements, requests and filler ("I see", "I'm not sure")
-  are not facts; a request that gives the user's own address or number ("please use mira@… for me") is.
+  are not facts, nor is an announcement before the news ("update, new boyfriend: Nikolai" tells the
+  boyfriend); a request that gives the user's own address or number ("please use mira@… for me") is.
 * Chat news with no subject is the user's own: "live in Tromsø now", "forty now", "new flat in Leith", "home is
   Graz for now", "choir's on Tuesdays now" get their "I" or "my" here; "speak Dutch", "renting a room in Porto",
   "paramedic in Bristol" get theirs from :mod:`.dropped`, which reads which words are verbs. Small talk ("weather's
@@ -72,7 +73,8 @@ class Fact:
 _LEADING_NOISE = re.compile(
     r"^(?:(?:hi|hello|hey|hiya|yo|greetings|good (?:morning|afternoon|evening)|well|oh|ah|so|ok|okay|alright|right|"
     r"also|btw|by the way|fyi|actually|honestly|seriously|apparently|basically|anyway|and|but|yes|yeah|yep|no|nope|"
-    r"sure|thanks|thank you|great|cool|nice|hmm+|um+|uh+|lol|haha)\b[\s,!.:;-]*)+",
+    r"sure|thanks|thank you|great|cool|nice|hmm+|um+|uh+|lol|haha"
+    r"|(?:(?:quick|small|big|little|life)\s+)?(?:update|news)(?=\s*[,:;!\u2014\u2013-]))\b[\s,!.:;\u2014\u2013-]*)+",
     re.IGNORECASE,
 )
 # "Big news: I moved to Porto", "Quick update - I ..." : a short lead-in before the statement.

@@ -311,3 +311,11 @@ def test_an_adverb_before_the_verb_is_not_conjugated():
 ])
 def test_a_break_up_told_with_two_people_as_the_subject_is_one_fact_about_the_user(said, facts):
     assert texts(Turn("user", said)) == facts
+
+
+def test_an_update_announced_before_a_comma_is_a_lead_in_not_the_fact():
+    from lesson_utils.memory_server.distill import Turn, distill
+
+    assert [f.text for f in distill([Turn("user", "small update, new girlfriend: Saoirse")])] == \
+        ["The user's new girlfriend is Saoirse."]
+    assert distill([Turn("user", "The news is on at six.")]) == []  # the news itself is no lead-in
