@@ -9,18 +9,17 @@ attribute is answered by the user's current memories in that slot, wherever the 
 (``search.py`` puts them first).
 
 The question is compared with labelled example questions (``data/question_exemplars.txt``, embedded once per
-embedding model and process), and the nearest examples vote as the decider's do (``meaning.poll``). The
-examples were written by someone who had seen no history, question or lesson: 13 or so for each
-single-valued attribute, in many people's ways of asking ("remind me which company I'm with", "my email?",
-"hw old am i"), and 86 near misses labelled ``other`` (someone else's job, the first car, the pets; three on a
-birthday's date, which is no age, were added later). A question asks about the attribute its vote backs, when the
-nearest example is close enough. A near miss that
-is someone else's by a relation word ("What's my son's favourite food?") does not vote on a question with none:
-it is near the user's own question by all its other words, and the first rule below answers questions about
-others. A favourite is one per kind: the kind the question names ("favourite podcast", "Which dish do I like
-most?": food, in the decider's words) is the slot; a question that names none asks about every favourite. A
-preference word (``meaning.PREFERENCE``: "Which sport do I enjoy the most?", "my drink of choice") asks for a
-favourite when the vote names no other attribute: it is near "What sports do I play?", a many-valued near miss.
+embedding model and process), and the nearest examples vote as the decider's do (``meaning.poll``). The examples
+were written by someone who had seen no history, question or lesson: 13 or so for each single-valued attribute, in
+many people's ways of asking ("remind me which company I'm with", "my email?", "hw old am i"), and 86 near misses
+labelled ``other`` (someone else's job, the first car, the pets; three on a birthday's date, which is no age, were
+added later). A question asks about the attribute its vote backs, when the nearest example is close enough. A near
+miss that is someone else's by a relation word ("What's my son's favourite food?") does not vote on a question with
+none: it is near the user's own question by all its other words, and the first rule below answers questions about
+others. A favourite is one per kind: the kind the question names ("favourite podcast", "Which dish do I like most?":
+food, in the decider's words) is the slot; a question that names none asks about every favourite. A preference word
+(``meaning.PREFERENCE``: "Which sport do I enjoy the most?", "my drink of choice") asks for a favourite when the
+vote names no other attribute: it is near "What sports do I play?", a many-valued near miss.
 
 Two rules keep a near miss from asking about the user's now, because the vote cannot see them reliably:
 
@@ -67,14 +66,14 @@ def asked_attribute(embedder: Any, query: str, query_vector: np.ndarray) -> str 
         return None
     similarities = matrix @ np.asarray(query_vector, dtype=np.float32)
     relation = _RELATION.search(query)
-    if relation is None:  # "What's my son's favourite food?" is near "What's my favourite food?" by all its other words:
+    if relation is None:  # "What's my son's favourite food?" is near "What's my favourite food?" by its other words;
         similarities = np.where(kin, -1.0, similarities)  # the rule below answers a question about someone else
     votes = poll(similarities, labels, MIN_SIMILARITY)
     label = max(votes, key=votes.__getitem__) if votes else None
     if label not in SINGLE_VALUED or votes[label] < MIN_SHARE:
         if not PREFERENCE.search(query):
             return None
-        label = "favourite"  # "Which sport do I enjoy the most?" asks for one of a kind, however near "What sports do I play?"
+        label = "favourite"  # "Which sport do I enjoy the most?" asks for one, however near "What sports do I play?"
     if relation is not None and not (label == "partner" and _PARTNER.fullmatch(relation.group(0))):
         return None  # "What does my brother do?" asks about the brother
     if label == "favourite":
@@ -92,6 +91,7 @@ def _examples(embedder: Any) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
     with _LOCK:
         if key not in _EXAMPLES:
             labels, texts = zip(*labelled_lines(QUESTION_EXEMPLARS), strict=True)
-            kin = np.array([label == "other" and _RELATION.search(text) is not None for label, text in zip(labels, texts, strict=True)])
+            kin = np.array([label == "other" and _RELATION.search(text) is not None
+                            for label, text in zip(labels, texts, strict=True)])
             _EXAMPLES[key] = labels, np.asarray(embedder.embed(list(texts)), dtype=np.float32), kin
         return _EXAMPLES[key]

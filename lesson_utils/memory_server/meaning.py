@@ -111,7 +111,8 @@ from .timeframe import DATE, RECURRING, TIME_WORDS, not_current
 from .updates import CONTACT, EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
 from .updates import withdrawal as withdrawal_of
 
-__all__ = ["EXEMPLARS", "KIND_SYNONYMS", "MeaningDecider", "PREFERENCE", "SINGLE_VALUED", "labelled_lines", "poll", "read"]
+__all__ = ["EXEMPLARS", "KIND_SYNONYMS", "MeaningDecider", "PREFERENCE", "SINGLE_VALUED", "labelled_lines", "poll",
+           "read"]
 
 EXEMPLARS = Path(__file__).with_name("data") / "update_exemplars.txt"
 SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
@@ -156,9 +157,10 @@ _LEAD = re.compile(r"^(?![^,;]*\b(?i:the user|they|them|their)\b)(?![^,;]*(?:\b(
 #: The words that make a fact a favourite (one per kind) rather than a like (many at once), and a question ask for one:
 #: "favourite", "go-to", "likes … best", "loves … the most", "most enjoys" (not "most days", "most of the time").
 PREFERENCE = re.compile(r"\b(?:(?:favou?rite|prefer\w*|go-to|of choice|all-time|rather|more than any|best of all)\b"
-                        r"|(?:like|love|enjoy)s? (?:[\w-]+ ){0,3}(?:best|(?:the )?most(?! (?:days|of|times|weeks|nights)\b))"
-                        r"(?=$|[,;.?]|\s+(?:now|these days|of all|by far|at the moment)\b)|most (?:like|love|enjoy)s?\b)",
-                        re.IGNORECASE)
+                        r"|(?:like|love|enjoy)s? (?:[\w-]+ ){0,3}"
+                        r"(?:best|(?:the )?most(?! (?:days|of|times|weeks|nights)\b))"
+                        r"(?=$|[,;.?]|\s+(?:now|these days|of all|by far|at the moment)\b)"
+                        r"|most (?:like|love|enjoy)s?\b)", re.IGNORECASE)
 #: A partner word followed by the partner's name or what they are called: the partner attribute itself.
 _NAMES_PARTNER = re.compile(rf"\b(?i:{PARTNER})(?:'s\s+name\b|[^,.;]{{0,20}}?\b(?:is|was|been|called|named)\b|,?\s+[A-Z])")
 #: The attributes whose value is a person's name, and the words that say whose name it is: a partner's relation word,
@@ -195,7 +197,8 @@ _LIKING = re.compile(r"(?:\b(?i:the user|they)|^[A-Z][\w\-]*)\s+(?:\w+ly\s+|real
 _NAMING_ANOTHER = re.compile(r"\b(?i:call(?:s|ed|ing)?|nam(?:e|es|ed|ing))\s+(?:it|him|her)\b")
 #: A name that did something to the user ("Björn told them their favourite book is …", "Mei finally texted them"):
 #: the distiller writes the user as "them", so the name is someone else's.
-_TO_THEM = re.compile(r"^(?!The\b)([A-Z][\w-]*)\s+(?:\w+ly\s+)?(?!(?:for|to|with|of|at|by|on|in|from|about|like)\b)\w+\s+them\b")
+_TO_THEM = re.compile(r"^(?!The\b)([A-Z][\w-]*)\s+(?:\w+ly\s+)?"
+                      r"(?!(?:for|to|with|of|at|by|on|in|from|about|like)\b)\w+\s+them\b")
 #: Words that say a fact is the user's occupation, whatever it is: "works as a glassblower", "does localisation for a
 #: living", "title changed to product owner" (the examples cannot know every occupation's name).
 _OCCUPATION = re.compile(r"\b(?:works? as|working as|employed as|(?:re-?)?qualified as|retrained as|promoted to|for a living"
@@ -229,8 +232,9 @@ def _whose(line: str, links: list[str] | None) -> str | None:
     "choir director") or a person named right after them ("the user's physio Dana"), or a member of the
     user's circle ("Ivy from the user's choir", "the user's rafael from work"), or a noun phrase the fact
     opens with ("The sister of the user's husband …"), or a name that did something to the user ("Björn told
-    them …"), or whatever a name is given to ("will call it Biscuit"). ``links`` is the chain :func:`read` found; a word before the possessive ("ngl the user's
-    stepdad …", "Yesterday the user's nephew …") does not hide it."""
+    them …"), or whatever a name is given to ("will call it Biscuit"). ``links`` is the chain :func:`read`
+    found; a word before the possessive ("ngl the user's stepdad …", "Yesterday the user's nephew …") does not
+    hide it."""
     if _NAMING_ANOTHER.search(line):
         return "it"
     if links is None:

@@ -60,7 +60,8 @@ RECURRING = re.compile(rf"\b(?:(?:every|each)\s+(?:other\s+|second\s+)?(?:{DAY}|
 
 #: What puts a question in the past: a past tense ("was", "did", "happened"), "ago", "before", "ever", a first or a
 #: last one ("my first car", not a first or last name). "When" asks about now as often ("When is my book club?").
-_PAST = re.compile(r"\b(?:was|were|did|had|used to|ago|happened|before|ever|(?:first|last)(?!\s+name))\b", re.IGNORECASE)
+_PAST = re.compile(r"\b(?:was|were|did|had|used to|ago|happened|before|ever|(?:first|last)(?!\s+name))\b",
+                   re.IGNORECASE)
 _DECADES = r"in (?:their|his|her) (?:early |mid-?|late )?(?:youth|childhood|teens|twenties|thirties|forties|fifties|student days)"
 #: School days are a time of life, as childhood is: "at secondary school", "in their elementary school", "in kindergarten".
 _SCHOOL_DAYS = (r"(?:in|at|during) (?:(?:the user's|their|his|her) )?(?:(?:primary|elementary|secondary|high|middle|grade|junior|"

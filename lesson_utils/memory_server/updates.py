@@ -59,8 +59,9 @@ import numpy as np
 
 from .timeframe import DAY, MONTH, TIME_WORDS
 
-__all__ = ["BREAK_UP", "CONTACT", "DECIDERS", "EMAIL", "INDEFINITE", "LEAVING", "NEW_VALUE_NOW", "Fact", "UpdateDecider", "Verdict",
-           "Withdrawal", "is_withdrawal", "make_decider", "masked", "named_subject", "value_words", "verdict", "withdrawal"]
+__all__ = ["BREAK_UP", "CONTACT", "DECIDERS", "EMAIL", "INDEFINITE", "LEAVING", "NEW_VALUE_NOW", "Fact",
+           "UpdateDecider", "Verdict", "Withdrawal", "is_withdrawal", "make_decider", "masked", "named_subject",
+           "value_words", "verdict", "withdrawal"]
 
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
 DECIDERS = ("meaning", "model")
@@ -147,11 +148,12 @@ LEAVING = (r"sold|left|quit|resigned from|g[ai]ve(?:n)? up|cut out|dropped(?: ou
            r"stepped down from|withdr[ae]wn? from|pulled out of|c[ao]me off|lost interest in|"
            rf"(?:{BREAK_UP}) (?:with|from)|divorced|moved (?:out of|away from)|walked (?:away from|out of)|"
            r"handed in (?:my|their|his|her) notice at|packed up")
-# "any more" ends its clause when it means "no longer" ("… in Lyon any more, sadly"), not in "any more tea"; "stopped at
-# the bakery" is a visit, not a stop.
+# "any more" ends its clause when it means "no longer" ("… in Lyon any more, sadly"), not in "any more tea";
+# "stopped at the bakery" is a visit, not a stop.
 _CEASED = re.compile(
     rf"\b(?:no longer|(?:not|nobody|never)\s+(?:[\w\-]+\s+){{0,8}}?(?:any ?more|any longer)\s*(?=$|,)|"
-    rf"(?:has |have )?(?:stop(?:ped|s)(?!\s+(?:at|by|in|off|for|over|to)\b)|quits?|ceased to)|{LEAVING})\b", re.IGNORECASE)
+    rf"(?:has |have )?(?:stop(?:ped|s)(?!\s+(?:at|by|in|off|for|over|to)\b)|quits?|ceased to)|{LEAVING})\b",
+    re.IGNORECASE)
 #: A deed of the user's, told in the past: "signed", "bought", "took".
 _DEED = r"(?:[a-z]+ed|became|bought|got|took|went|began|found|made|met)"
 #: After a break, the value said in place of the old one, last in the sentence: "…, its jb@proton.me now", "…, it's
@@ -183,15 +185,16 @@ _JOINED = re.compile(r"\s[\u2014\u2013-]\s|;|,?\s+and\s+(?:then\s+)?$")
 #: cancelled the game" or "but the teacher cancelled": someone else's deed takes nothing back.
 _BY_USER = re.compile(r"(?:^|[,;:(]|\s[\u2014\u2013-]|\b(?:and|but|so|then)"
                       r"|\b(?:the user|they|i|we)(?:\s+and\s+(?P<with>(?:\w+\s+)?[\w-]+))?(?:'s|'ve|'re|'m|'d)?)"
-                      r"(?:\s+(?:has|have|had|is|are|am|was|were|do|does|did|just|finally|also|already|then|now|recently|"
-                      r"officially|eventually|decided to|had to|\w+ly))*\s*$", re.IGNORECASE)
+                      r"(?:\s+(?:has|have|had|is|are|am|was|were|do|does|did|just|finally|also|already|then|now|"
+                      r"recently|officially|eventually|decided to|had to|\w+ly))*\s*$", re.IGNORECASE)
 #: Where the clause a withdrawal is told in ends ("… gave up the plot, the weeds won").
 _CLAUSE_END = re.compile(r"[,;:.!?()]|\s[\u2014\u2013-]\s")
 #: The words of a withdrawal that say it is one, and those that name nothing ("gave up this morning", "nearly gave up").
-_CUE = re.compile(rf"\b(?:no longer|not|nobody|never|any ?more|any longer|has|have|stop(?:ped|s)|quits?|ceased to|{LEAVING})\b",
-                  re.IGNORECASE)
-_HOLLOW = frozenset("""a an the my our their his her its it them this that these those there here to of in on at for with
-    from by up out off over again all any some so as is are was were be been being do does did just even""".split())
+_CUE = re.compile(rf"\b(?:no longer|not|nobody|never|any ?more|any longer|has|have|stop(?:ped|s)|quits?|ceased to|"
+                  rf"{LEAVING})\b", re.IGNORECASE)
+_HOLLOW = frozenset("""a an the my our their his her its it them this that these those there here to of in on at for
+    with from by up out off over again all any some so as is are was were be been being do does did just
+    even""".split())
 #: After a verb of leaving, where what was left ends ("quit their job at Acme": the job; Acme is a value, kept apart).
 _PLACE_OR_REASON = re.compile(r"\s(?:at|in|on|for|with|from|to|after|because|since|when|as|and|but)\b", re.IGNORECASE)
 #: A verb's ending: "plays" in "no longer plays darts" is the deed, not what it names.
@@ -209,8 +212,8 @@ class Withdrawal:
 
 
 def withdrawal(text: str) -> Withdrawal | None:
-    """The :class:`Withdrawal` in ``text`` when it is one: "no longer …", "not … any more", "stopped …", "gave up …"
-    (:data:`LEAVING`), by the user, naming something, with nothing said in its place; else None."""
+    """The :class:`Withdrawal` in ``text`` when it is one: "no longer …", "not … any more", "stopped …", "gave
+    up …" (:data:`LEAVING`), by the user, naming something, with nothing said in its place; else None."""
     text = re.sub(r"n't\b", " not", " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…"))
     hit = _CEASED.search(text)
     if hit is None:
@@ -240,7 +243,7 @@ def withdrawal(text: str) -> Withdrawal | None:
     words = _content(_CUE.sub(" ", clause))
     if len(words) > 1 and _VERB_END.fullmatch(words[0]):
         return Withdrawal(words[0], " ".join(words[1:] + also))
-    return Withdrawal("", " ".join(words + also)) if words else None  # "nearly gave up", "gave up this morning": nothing
+    return Withdrawal("", " ".join(words + also)) if words else None  # "nearly gave up", "gave up this morning"
 
 
 def _content(text: str) -> list[str]:
