@@ -109,6 +109,7 @@ from .persons import PersonWords
 from .subject import MODIFIERS, PARTNER, RELATION, fronted_subject, group_member, possessed
 from .timeframe import DATE, RECURRING, TIME_WORDS, not_current
 from .updates import CONTACT, EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
+from .updates import WORD as _WORD
 from .updates import withdrawal as withdrawal_of
 
 __all__ = ["EXEMPLARS", "KIND_SYNONYMS", "MeaningDecider", "PREFERENCE", "SINGLE_VALUED", "labelled_lines", "poll",
@@ -127,7 +128,6 @@ TWIN_CLASH = 0.925
 AGREEMENT = 0.05
 _EXAMPLES: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
-_WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
 _STOP = frozenset("""i i'm i've me my we our a an the of in on at to for from with by and or but so as into onto about over after before since
     until while during than then now currently still just really also too very is am are was were be been being has have
     had do does did will would can could should may might must this that these those it its they them their there here

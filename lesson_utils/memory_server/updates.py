@@ -52,6 +52,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from enum import Enum
 from typing import Any, Protocol, runtime_checkable
 
@@ -59,7 +60,7 @@ import numpy as np
 
 from .timeframe import DAY, MONTH, TIME_WORDS
 
-__all__ = ["BREAK_UP", "CONTACT", "DECIDERS", "EMAIL", "INDEFINITE", "LEAVING", "NEW_VALUE_NOW", "Fact",
+__all__ = ["BREAK_UP", "CONTACT", "DECIDERS", "EMAIL", "INDEFINITE", "LEAVING", "NEW_VALUE_NOW", "WORD", "Fact",
            "UpdateDecider", "Verdict", "Withdrawal", "is_withdrawal", "make_decider", "masked", "named_subject",
            "value_words", "verdict", "withdrawal"]
 
@@ -75,6 +76,8 @@ class Fact:
     vector: np.ndarray
 
 
+#: A word, with its apostrophes and hyphens ("user's", "ex-wife"), not an underscore.
+WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
 #: An e-mail address.
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: A way to reach the user: an e-mail address or a phone-length number ("0412 118 990").
@@ -194,7 +197,7 @@ _CUE = re.compile(rf"\b(?:no longer|not|nobody|never|any ?more|any longer|has|ha
                   rf"{LEAVING})\b", re.IGNORECASE)
 _HOLLOW = frozenset("""a an the my our their his her its it them this that these those there here to of in on at for
     with from by up out off over again all any some so as is are was were be been being do does did just
-    even""".split())
+    even""".split()) | TIME_WORDS
 #: After a verb of leaving, where what was left ends ("quit their job at Acme": the job; Acme is a value, kept apart).
 _PLACE_OR_REASON = re.compile(r"\s(?:at|in|on|for|with|from|to|after|because|since|when|as|and|but)\b", re.IGNORECASE)
 #: A verb's ending: "plays" in "no longer plays darts" is the deed, not what it names.
@@ -211,9 +214,11 @@ class Withdrawal:
     what: str
 
 
+@lru_cache(maxsize=8192)
 def withdrawal(text: str) -> Withdrawal | None:
     """The :class:`Withdrawal` in ``text`` when it is one: "no longer …", "not … any more", "stopped …", "gave
-    up …" (:data:`LEAVING`), by the user, naming something, with nothing said in its place; else None."""
+    up …" (:data:`LEAVING`), by the user, naming something, with nothing said in its place; else None. Cached per
+    text, as ``meaning.read`` is: a write asks once in the service and again in the decider."""
     text = re.sub(r"n't\b", " not", " ".join(text.replace("\u2019", "'").split()).rstrip(" .!…"))
     hit = _CEASED.search(text)
     if hit is None:
@@ -248,7 +253,7 @@ def withdrawal(text: str) -> Withdrawal | None:
 
 def _content(text: str) -> list[str]:
     """The words of ``text`` that name something: not an article, a pronoun, a preposition or a time of day."""
-    return [w for w in re.findall(r"[^\W_]+(?:['\-][^\W_]+)*", text) if w.casefold() not in _HOLLOW | TIME_WORDS]
+    return [w for w in WORD.findall(text) if w.casefold() not in _HOLLOW]
 
 
 def is_withdrawal(text: str) -> bool:
