@@ -43,7 +43,8 @@ What the offline decider (``meaning.py``) catches, for facts about the user:
 * a fact and its negation ("likes tea" ⇄ "does not like tea"): the newer wins;
 * "Forget that …" and "no longer / not … any more / stopped / quit" withdraw the matching current fact
   (``INVALIDATE``, nothing stored). A "Forget that …" that matches nothing is ``NONE``; an "I no longer …"
-  that matches nothing is stored as a fact of its own;
+  that matches nothing is stored as a fact of its own, and so is one that says more of the user ("I'm a
+  locksmith now, not a plumber any more": ``SUPERSEDE``, the plumber replaced);
 * the same value said again is a duplicate (``SKIP_DUPLICATE``);
 * many-valued facts (likes, pets, languages, friends …), favourites of different kinds, "also …", and facts
   about other people ("my brother lives in Oslo") replace nothing.

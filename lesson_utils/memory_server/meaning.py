@@ -467,8 +467,18 @@ class MeaningDecider:
                                 if w.casefold() not in _STOP | TIME_WORDS | frame and not w[:1].isdigit()))
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
+        if is_withdrawal(new.text):  # see ``retracts``
+            return [Verdict.UNRELATED for _ in stored]
+        verdicts = self._verdicts(new, stored)
+        if withdrawal_of(new.text) is None:
+            return verdicts
+        # "is a cartographer now, not a surveyor any more": a fact, and it takes back what it names
+        return [Verdict.SUPERSEDES if back else verdict for verdict, back in zip(verdicts, self.retracts(new, stored),
+                                                                                  strict=True)]
+
+    def _verdicts(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
         n = read(new.text)
-        if is_withdrawal(new.text) or not self._about_user(new, n) or n.not_now:  # see ``retracts``
+        if not self._about_user(new, n) or n.not_now:
             return [Verdict.UNRELATED for _ in stored]
         if not (n.departed or n.negated or (self.label(new) or "").split(":")[0] in SINGLE_VALUED or self.occupation(new)):
             # only a stored negation can still flip ("no longer likes tea" → "likes tea"): skip reading the rest

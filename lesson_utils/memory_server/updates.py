@@ -208,10 +208,12 @@ _VERB_END = re.compile(r"\w+(?:s|ing|ed)$")
 class Withdrawal:
     """What a withdrawal takes back: the words of ``what`` it names ("darts", "the allotment", "their job Acme") and,
     after "no longer" or "stopped", the ``deed`` before them ("plays" in "no longer plays darts"): a deed alone names
-    no stored fact ("plays the trumpet" is not "plays darts")."""
+    no stored fact ("plays the trumpet" is not "plays darts"). ``besides``: the sentence says something else too
+    ("is a cartographer now, not a surveyor any more"), so it is a fact to keep as well as a withdrawal."""
 
     deed: str
     what: str
+    besides: bool = False
 
 
 @lru_cache(maxsize=8192)
@@ -237,18 +239,34 @@ def withdrawal(text: str) -> Withdrawal | None:
     if by_user is None:
         return None  # someone else's deed: "the user's doorbell gave up", "the teacher cancelled"
     also = _content(by_user["with"] or "")  # "the user and Marco are no longer together": Marco too
+    rest = text[end.end():] if end else ""
+    besides = any(_says_of_user(part, name) for part in (text[: by_user.start()], rest))
     if leaving:  # what was left, then any value said with it ("quit their job at Acme")
         after = clause[hit.end() - hit.start():]
         cut = _PLACE_OR_REASON.search(after)
         words = _content(after[: cut.start()] if cut else after)
         words += [w for w in _content(after[cut.start():] if cut else "") if w[:1].isupper() or w[:1].isdigit()]
-        return Withdrawal("", " ".join(words + also)) if words else None
+        return Withdrawal("", " ".join(words + also), besides) if words else None
     if re.search(r"\b(?:that|it|this|those|them)\b", clause, re.IGNORECASE):  # "closed the candle shop, not doing that
         return Withdrawal("", " ".join(_content(_CUE.sub(" ", text))))       # any more": "that" is the rest of it
     words = _content(_CUE.sub(" ", clause))
     if len(words) > 1 and _VERB_END.fullmatch(words[0]):
-        return Withdrawal(words[0], " ".join(words[1:] + also))
-    return Withdrawal("", " ".join(words + also)) if words else None  # "nearly gave up", "gave up this morning"
+        return Withdrawal(words[0], " ".join(words[1:] + also), besides)
+    # "nearly gave up", "gave up this morning": nothing named
+    return Withdrawal("", " ".join(words + also), besides) if words else None
+
+
+#: The user, as a clause outside a withdrawal's names them: what it says of them is a fact to keep as well.
+_OF_USER = re.compile(r"\b(?:the user|they|their|them|i|my|me)\b", re.IGNORECASE)
+
+
+def _says_of_user(part: str, name: str | None) -> bool:
+    """Whether ``part`` of a withdrawal's sentence tells something of the user ("the user's 20th was last weekend"
+    before "…, not a teen any more"; "their new place is in Valladolid" after "moved out of Ponferrada, …"), not only
+    when ("since the spring, …") or a remark ("…, the weeds won")."""
+    own = ("user", *(name or "").casefold().split())
+    named = bool(_OF_USER.search(part)) or (name is not None and name in part)
+    return named and any(w.casefold().removesuffix("'s") not in own for w in _content(part))
 
 
 def _content(text: str) -> list[str]:
@@ -257,8 +275,9 @@ def _content(text: str) -> list[str]:
 
 
 def is_withdrawal(text: str) -> bool:
-    """Whether ``text`` withdraws something (see :func:`withdrawal`)."""
-    return withdrawal(text) is not None
+    """Whether ``text`` withdraws something and says nothing else (see :func:`withdrawal`): no fact to store."""
+    taken = withdrawal(text)
+    return taken is not None and not taken.besides
 
 
 def make_decider(

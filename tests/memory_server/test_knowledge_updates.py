@@ -114,6 +114,13 @@ def test_a_negation_with_any_more_withdraws_and_the_move_in_the_same_turn_is_sto
     assert contents(noor.list().items) == ["The user lives in Porto now."]
 
 
+def test_a_withdrawal_that_says_more_of_the_user_is_kept_and_replaces_what_it_names(noor):
+    [plumber] = said(noor, "I'm a plumber.")
+    [told] = said(noor, "I'm a locksmith these days, not a plumber any more.")
+    assert told.event == "SUPERSEDE" and noor.get(plumber.id).superseded_by == told.id
+    assert contents(noor.list().items) == ["The user is a locksmith these days, not a plumber any more."]
+
+
 def test_infer_false_stores_verbatim_without_updates(noor):
     noor.add("Noor lives in Tallinn")
     created = noor.add("Noor lives in Quito", AddOptions(infer=False))

@@ -19,6 +19,7 @@ from lesson_utils.memory_server.store import MemoryStore, NewMemory
 from lesson_utils.memory_server.updates import (
     Fact, UpdateDecider, Verdict, is_withdrawal, make_decider, masked, named_subject,
 )
+from lesson_utils.memory_server.updates import withdrawal as withdrawal_of
 
 
 @pytest.fixture(scope="module")
@@ -812,3 +813,18 @@ def test_a_job_is_an_occupation_a_word_of_the_fact_names(decider, fact, text, at
 def test_a_name_that_did_something_to_the_user_is_someone_else(decider, fact, new):
     for old in ("The user's favourite film is Alien.", "The user lives in Galway."):
         assert verdict(decider, fact, old, new) is not Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("text", "besides"),
+    [
+        ("The user is a locksmith these days, not a plumber any more.", True),  # what they are now, before it
+        ("The user moved away from Tartu, their flat is in Riga.", True),       # where they are now, after it
+        ("Since the autumn, the user no longer drinks milk.", False),           # only when
+        ("The user gave up the choir, the rehearsals clashed.", False),         # a remark, not about the user
+        ("The user no longer drinks milk.", False),
+    ],
+)
+def test_a_withdrawal_that_says_more_of_the_user_is_also_a_fact(text, besides):
+    taken = withdrawal_of(text)
+    assert taken is not None and taken.besides is besides and is_withdrawal(text) is not besides
