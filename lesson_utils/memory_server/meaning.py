@@ -207,11 +207,14 @@ _OCCUPATION = re.compile(r"\b(?:works? as|working as|employed as|(?:re-?)?qualif
                          re.IGNORECASE)
 _FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
 #: What the user is now, in so many words: "is a luthier", "is finally a welder", "has been a court stenographer", "became a paramedic",
-#: "works as a courier". Group 1 is the noun phrase; its last word, when it names a person (:mod:`.persons`), is
-#: the occupation. "was a …" is the past.
-_IS_A = re.compile(r"\b(?:is|has been|became|has become|as|now)"  # "as": "works as a …", "qualified as a …"
-                   r"\s+(?:now\s+|also\s+|still\s+|\w+ly\s+)?(?:an?|the)\s+((?:[\w-]+\s+){0,3}?[\w-]+)"
+#: "works as a courier", "went back to being a nurse", "promoted to head chef", "their job is dispatcher". Group 1 is the noun phrase; the last of its
+#: words that names a person (:mod:`.persons`) is the occupation. "was a …" is the past.
+_IS_A = re.compile(r"\b(?:(?:is|are|am|has been|became|has become|being|as|now)"
+                   r"\s+(?:now\s+|also\s+|still\s+|\w+ly\s+)?(?:an?|the)|promoted to|appointed(?: as)?|"
+                   r"(?:title|job|role|position) is(?: now)?)\s+(?!user\b)((?:[\w-]+\s+){0,3}?[\w-]+)"
                    r"(?=\s+(?:at|in|for|with|on|from|and|but|by|now|these|who|\w+ing)\b|[,;.!\u2014]|$)", re.IGNORECASE)
+#: Someone in the user's life who is also a trade: "is a teacher", "was appointed ward manager" name a job.
+_TRADE = re.compile(r"boss|manager|teacher|coach|landlord|landlady")
 #: What makes a person's noun a pastime, not an occupation: "a keen amateur photographer in their free time".
 _PASTIME = re.compile(r"\b(?:amateur|keen|hobby\w*|for fun|on the side|in (?:their|his|her) (?:free|spare) time)\b", re.I)
 #: Labels the labeller gives an occupation it does not know ("is a luthier" is near no example of a job).
@@ -504,6 +507,8 @@ class MeaningDecider:
         label = self.label(new)  # the old one's label only when it can matter: it may embed a twin
         if label is None or label.split(":")[0] not in SINGLE_VALUED or label != self.label(old):
             return Verdict.UNRELATED
+        if label == "job" and not jobs[0]:
+            return Verdict.UNRELATED  # a job is told by its occupation: "listens to salsa while cooking" names none
         if label == "schedule" and not self._activity(n) & self._activity(o):
             return Verdict.UNRELATED  # another activity's day
         if label in ("email", "phone"):  # the value is the address or number itself, lower case or not
@@ -526,11 +531,12 @@ class MeaningDecider:
         after "is a", "became a", "works as a" …, in a fact whose label could be work."""
         said = _IS_A.search(fact.text)
         phrase = list(itertools.takewhile(lambda w: w not in _STOP, said.group(1).casefold().split())) if said else []
-        head = phrase[-1] if phrase else ""  # "a farrier last spring": farrier
-        if (not head or self._persons is None or _RELATION.fullmatch(head) or _PASTIME.search(fact.text)
+        if (not phrase or self._persons is None or _PASTIME.search(fact.text)
                 or (self.label(fact) or "").split(":")[0] not in _MAY_BE_WORK):
             return None
-        return head if self._persons.is_person(head) else None
+        # the last of its words that names a person: "a farrier last spring", "a beekeeper full time" name the farrier
+        head = next((word for word in reversed(phrase) if self._persons.is_person(word)), None)
+        return None if head is None or (_RELATION.fullmatch(head) and not _TRADE.fullmatch(head)) else head
 
     def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]:
         """The closest matches: stored facts sharing the most words of what the withdrawal names (:func:`.withdrawal`:

@@ -828,3 +828,26 @@ def test_a_name_that_did_something_to_the_user_is_someone_else(decider, fact, ne
 def test_a_withdrawal_that_says_more_of_the_user_is_also_a_fact(text, besides):
     taken = withdrawal_of(text)
     assert taken is not None and taken.besides is besides and is_withdrawal(text) is not besides
+
+
+@pytest.mark.parametrize(
+    ("text", "occupation"),
+    [
+        ("The user is a glassblower full time these days.", "glassblower"),  # the last word that names a person
+        ("The user got promoted to duty manager at the co-op.", "manager"),  # a relation word that is a trade too
+        ("The user was appointed head coach at the rowing club.", "coach"),
+        ("These days the user's role is cashier.", "cashier"),
+        ("Long story, but now the user is a locksmith.", "locksmith"),       # "now the user": the user is no trade
+        ("The user is a grandad now.", None),                                # kin is no trade
+    ],
+)
+def test_the_occupation_is_the_person_a_job_phrase_names(decider, fact, text, occupation):
+    assert decider.occupation(fact(text)) == occupation
+
+
+@pytest.mark.parametrize(
+    "new",
+    ["The user hums along to jazz while baking.", "The user has a dentist visit on Friday and then the school run."],
+)
+def test_a_fact_that_names_no_occupation_replaces_no_job(decider, fact, new):
+    assert verdict(decider, fact, "The user works as a welder.", new) is not Verdict.SUPERSEDES
