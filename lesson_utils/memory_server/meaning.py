@@ -206,9 +206,10 @@ _OCCUPATION = re.compile(r"\b(?:works? as|working as|employed as|(?:re-?)?qualif
                          r"|(?:job|role) as|(?:new|current) (?:job|role) is|job title is|(?:job )?title(?: \w+)? changed to)\b",
                          re.IGNORECASE)
 _FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
-#: What the user is now, in so many words: "is a luthier", "is finally a welder", "has been a court stenographer", "became a paramedic",
-#: "works as a courier", "went back to being a nurse", "promoted to head chef", "their job is dispatcher". Group 1 is the noun phrase; the last of its
-#: words that names a person (:mod:`.persons`) is the occupation. "was a …" is the past.
+#: What the user is now, in so many words: "is a luthier", "is finally a welder", "has been a court stenographer",
+#: "became a paramedic", "works as a courier", "went back to being a nurse", "promoted to head chef", "their job is
+#: dispatcher". Group 1 is the noun phrase; the last of its words that names a person (:mod:`.persons`) is the
+#: occupation. "was a …" is the past.
 _IS_A = re.compile(r"\b(?:(?:is|are|am|has been|became|has become|being|as|now)"
                    r"\s+(?:now\s+|also\s+|still\s+|\w+ly\s+)?(?:an?|the)|promoted to|appointed(?: as)?|"
                    r"(?:title|job|role|position) is(?: now)?)\s+(?!user\b)((?:[\w-]+\s+){0,3}?[\w-]+)"
