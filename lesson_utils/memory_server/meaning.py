@@ -212,7 +212,8 @@ _FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
 #: occupation. "was a …" is the past.
 _IS_A = re.compile(r"\b(?:(?:is|are|am|has been|became|has become|being|as|now)"
                    r"\s+(?:now\s+|also\s+|still\s+|\w+ly\s+)?(?:an?|the)|promoted to|appointed(?: as)?|"
-                   r"(?:title|job|role|position) is(?: now)?)\s+(?!user\b)((?:[\w-]+\s+){0,3}?[\w-]+)"
+                   r"(?:title|job|role|position|profession|occupation) is(?: now)?)"
+                   r"\s+(?!user\b)((?:[\w-]+\s+){0,3}?[\w-]+)"
                    r"(?=\s+(?:at|in|for|with|on|from|and|but|by|now|these|who|\w+ing)\b|[,;.!\u2014]|$)", re.IGNORECASE)
 #: Someone in the user's life who is also a trade: "is a teacher", "was appointed ward manager" name a job.
 _TRADE = re.compile(r"boss|manager|teacher|coach|landlord|landlady")

@@ -49,7 +49,9 @@ RELATION = (rf"(?:(?:{PARTNER}|(?:step-?|half-|great-|god)?(?:brother|sister|mot
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 #: "'s" before a function word is "is" or "has" ("the user's home's in Hull", "the swim's been moved"), not a possessive.
-_OWNS = r"['’]s\s+(?!(?:in|at|on|a|an|the|been|got|now|not|no|just|still|from|with|back|also)\b)"
+_FUNCTION_WORD = r"(?:in|at|on|a|an|the|been|got|now|not|no|just|still|from|with|back|also)\b"
+_OWNS = rf"['’]s\s+(?!{_FUNCTION_WORD})"
+_CONTRACTED = re.compile(rf"['’]s(?=\s+{_FUNCTION_WORD})", re.IGNORECASE)
 #: A word of a possessive chain, hyphens and all: "great-aunt's", "Anne-Marie's".
 _CHAIN_WORD = r"[^\W\d_]+(?:-[^\W\d_]+)*"
 _POSSESSIVE = re.compile(rf"^\s*(?:(?:the user|{_CHAIN_WORD}){_OWNS}|(?:my|their)\s+)(.+)$", re.IGNORECASE | re.DOTALL)
@@ -129,7 +131,9 @@ def possessed(content: str) -> list[str] | None:
     while (link := _LINK.match(phrase)) is not None:  # follow the chain to its last link
         links.append(link.group(1))
         phrase = link.group(2)
-    return [*links, phrase]
+    # "the user's car's a Fiat": the car is a Fiat; "the swim's been moved": has been
+    return [*links, _CONTRACTED.sub(lambda hit: " has" if re.match(r"\s+(?:been|got)\b", phrase[hit.end():]) else " is",
+                                    phrase, count=1)]
 
 
 def person_of(content: str) -> str | None:
