@@ -143,6 +143,10 @@ _TEASER = re.compile(r"\b(?i:guess who)\s+(?!(?i:I|you|we|he|she|they|it|my|your
 _EMOJI = "[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+"
 #: A value given as a form field: "New car: Peugeot 208", "Age: 64".
 _LABELLED = re.compile(r"^([A-Za-z][\w' ]{1,24}):\s+(\S[^:]*)$")
+#: A question asked after a statement in one sentence ("I'm moving to Leeds next month, any tips on areas?", "… we
+#: split up, what do I do now?"): the statement before the comma is still told.
+_ASKED_AFTER = re.compile(r",\s+(?=(?:any|what|which|how|where|who|when|why|should|could|would|can|do|does|is|are|"
+                          r"thoughts|ideas|tips|suggestions|recommendations)\b[^,.!]*\?\s*$)", re.IGNORECASE)
 #: A question that asks the assistant to use a name ("Could you call me Kim from now on?").
 _POLITE_ASK = re.compile(r"^(?:please\s+)?(?:could|can|would|will)\s+you\b", re.IGNORECASE)
 _SECOND_PERSON_START = re.compile(r"^(?:you|your|always|never)\b", re.IGNORECASE)
@@ -235,7 +239,7 @@ def _sentences(text: str) -> list[str]:
     text = _SPLIT_UP.sub(_split_up, text)
     parts = re.split(r"(?<=[.!?])(?<!\b[SsDdMm][trs]\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)|\s*" + _EMOJI + r"\s*", text)
     clauses: list[str] = []
-    for part in parts:
+    for part in (piece for whole in parts for piece in _ASKED_AFTER.split(whole)):
         # Atomic facts: split "..., and I ..." / "... but my ..." into separate clauses.
         pieces = re.split(rf",?\s+(?:and|but|so|while|plus)\s+(?=(?:(?:now|then|later|these days|today),?\s+)?(?:[Ii]|[Mm]y|[Ii]'m|[Ii]'ve)\b)|,\s+(?=(?:[Ii]|[Ii]'m|[Ii]'ve|[Ww]e|[Ww]e're|[Ww]e've)\s|{_AGE})",
                           part)

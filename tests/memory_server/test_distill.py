@@ -319,3 +319,12 @@ def test_an_update_announced_before_a_comma_is_a_lead_in_not_the_fact():
     assert [f.text for f in distill([Turn("user", "small update, new girlfriend: Saoirse")])] == \
         ["The user's new girlfriend is Saoirse."]
     assert distill([Turn("user", "The news is on at six.")]) == []  # the news itself is no lead-in
+
+
+@pytest.mark.parametrize(("said", "facts"), [
+    ("I've just adopted a greyhound, any advice on walks?", ["The user has just adopted a greyhound."]),
+    ("My son starts school in May, what should we buy?", ["The user's son starts school in May."]),
+    ("Quick one, how do I boil an egg?", []),  # nothing told before the question
+])
+def test_a_statement_before_a_question_in_one_sentence_is_still_told(said, facts):
+    assert texts(Turn("user", said)) == facts
