@@ -88,7 +88,8 @@ _NAME = rf"(?P<name>{_WORD}(?:\s+{_WORD})?)"
 
 # Explicit "this is my name" phrasings: the name may be written in lower case.
 _EXPLICIT_NAME = re.compile(
-    rf"(?:\bmy\s+name\s+is|\bmy\s+name{_APOS}s|\bthe\s+name{_APOS}s|{_I_AM}\s+(?:called|named))\s+{_NAME}",
+    rf"(?:\bmy\s+name\s+is|\bmy\s+name{_APOS}s|(?:\bthe\s+|^|[.!?;,]\s*)name{_APOS}s|{_I_AM}\s+(?:called|named))"
+    rf"\s+{_NAME}",
     re.IGNORECASE,
 )
 # Implicit phrasings: only a capitalised word counts ("I'm Alex", not "I'm tired"). A name asked
@@ -104,6 +105,13 @@ _IMPLICIT_NAME = re.compile(
     rf"\s*,?\s*(?:please|from\s+now\s+on|instead)\b))\s*{_NAME}",
     re.IGNORECASE,
 )
+
+# A name offered for use from now on ("just Jo is fine from now on", "Jo will do going forward"): capitalised, as after
+# "I'm", and with the words that make it a name to use ("just Coke is fine" is a drink).
+_FROM_NOW = r"(?:from\s+now\s+on|going\s+forward)"
+_OFFERED_NAME = re.compile(
+    rf"(?:^|[.!?;,]\s*)(?:(?:please|ok|okay|so)\s*,?\s+)*(?:just\s+)?{_NAME}\s+(?:is\s+fine|is\s+good|will\s+do|"
+    rf"works(?:\s+better)?(?:\s+for\s+me)?),?\s+{_FROM_NOW}", re.IGNORECASE)
 
 # A request to be called something, on its own ("call me bex", "can u call me rebecca now", "please call me jo"): it
 # says it is a name, so lower case counts; "call me crazy, but …" and "call me back" do not.
@@ -145,11 +153,11 @@ def _clean_name(raw: str, *, explicit: bool) -> str | None:
 def extract_name(text: str) -> str | None:
     """The name the speaker gives for themselves in ``text``, or ``None``.
 
-    Understands "My name is X", "my name's X", "the name's X", "I'm called X", "I'm X", "I am X",
+    Understands "My name is X", "my name's X", "(the) name's X", "I'm called X", "I'm X", "I am X",
     "call me X", "I go by X", and a name asked for politely ("could you call me X", "I'd rather you
-    called me X", "I'd prefer X, please"); after "I'm"/"call me" only a capitalised word counts, so
-    "I'm tired" is no name, unless the sentence is itself the request ("call me bex", "can u call me
-    rebecca now"). The last statement wins ("I'm Alexandra, call me Alex" -> "Alex").
+    called me X", "I'd prefer X, please", "just X is fine from now on"); after "I'm"/"call me" only a
+    capitalised word counts, so "I'm tired" is no name, unless the sentence is itself the request ("call
+    me bex", "can u call me rebecca now"). The last statement wins ("I'm Alexandra, call me Alex" -> "Alex").
     """
     found: list[tuple[int, str]] = []
     for match in _EXPLICIT_NAME.finditer(text):
@@ -163,6 +171,10 @@ def extract_name(text: str) -> str | None:
     for match in _IMPLICIT_NAME.finditer(text):
         if match.group("neg"):
             continue  # "Don't call me Bob"
+        name = _clean_name(match.group("name"), explicit=False)
+        if name:
+            found.append((match.start(), name))
+    for match in _OFFERED_NAME.finditer(text):
         name = _clean_name(match.group("name"), explicit=False)
         if name:
             found.append((match.start(), name))

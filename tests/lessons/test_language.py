@@ -50,6 +50,20 @@ def test_a_request_to_be_called_something_is_a_name_even_in_lower_case() -> None
             == [None] * 4)
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("name's Tove, good to meet you", "Tove"),               # no "my": the sentence opens with it
+        ("Honestly, just Bram is fine from now on.", "Bram"),   # offered for use from now on
+        ("Marisol will do going forward, thanks.", "Marisol"),
+        ("Just oat milk is fine.", None),                        # no "from now on": a drink
+        ("Could you use Rust from now on?", None),               # a tool to use, not a name
+    ],
+)
+def test_a_name_offered_for_use_from_now_on_is_a_name(text: str, name: str | None) -> None:
+    assert extract_name(text) == name
+
+
 def test_names_and_ages_are_read_from_the_same_sentence_independently() -> None:
     text = "hi, my name is lin and I'm 29 years old"
     assert (extract_name(text), extract_age(text)) == ("Lin", 29)
