@@ -163,11 +163,17 @@ PREFERENCE = re.compile(r"\b(?:(?:favou?rite|prefer\w*|go-to|of choice|all-time|
                         r"|most (?:like|love|enjoy)s?\b)", re.IGNORECASE)
 #: A partner word followed by the partner's name or what they are called: the partner attribute itself.
 _NAMES_PARTNER = re.compile(rf"\b(?i:{PARTNER})(?:'s\s+name\b|[^,.;]{{0,20}}?\b(?:is|was|been|called|named)\b|,?\s+[A-Z])")
-#: The attributes whose value is a person's name, and the words that say whose name it is: a partner's relation word,
-#: a couple's verbs ("dating", "married", "seeing", "broke up") or "with" someone ("is with Lotte now"); the user's
-#: naming words ("called", "goes by", "known as") or "is" a name alone ("the user is Orla Kavanagh now"). Any name
-#: sits near the examples' names: a fact with none of these words ("Mei texts sometimes") names neither.
-_NAMED_BY = {
+#: Attributes a fact tells only in some words, whatever examples it sits near. A person's name: a partner's relation
+#: word, a couple's verbs ("dating", "married", "seeing", "broke up") or "with" someone ("is with Lotte now"); the
+#: user's naming words ("called", "goes by", "known as") or "is" a name alone ("the user is Orla Kavanagh now"). Any
+#: name sits near the examples' names: a fact with none of these words ("Mei texts sometimes") names neither. An
+#: employer: work's words ("works", "job", "joined", "hired", "at Halden now"); "started Wild Acre on a friend's rec"
+#: is a show, "fixing the printer" a chore.
+_TOLD_WITH = {
+    "employer": re.compile(r"\b(?:work\w*|jobs?|employ\w*|hired|joined|company|firm|position|role|contract|signed|"
+                           r"poached|taken on|career|office|boss|colleagues?|salary|pay\w*|"
+                           r"(?:started|starting|moved over|jumped ship|now|been|is|am|are|'m|'re|'s) (?:at|with|for|to))\b",
+                           re.IGNORECASE),
     "partner": re.compile(rf"\b(?:{PARTNER}|[bg]f|other half|significant other|dat(?:e|es|ed|ing)|marri(?:ed|age)|marry|"
                           r"wed(?:ding)?|engaged|anniversary|seeing|going out|goes out|went out|together|relationship|single|"
                           r"split|broke up|breaking up|ended things|moved in|in love|(?:is|are|am|been|'s|'m)\s+(?:\w+\s+)?with\s+\w+)\b",
@@ -426,7 +432,7 @@ class MeaningDecider:
         if voted == "home" and _NO_HOME.search(fact.text) and not reading.departed:
             return None  # "can add Lima to the places they have been": a trip, not a home (but "moved from their
                          # old flat in Leeds to a house in York" tells one)
-        if voted in _NAMED_BY and not _NAMED_BY[voted].search(fact.text):
+        if voted in _TOLD_WITH and not _TOLD_WITH[voted].search(fact.text):
             return None  # "Mei texts sometimes": a name, and no word to say it is the user's or their partner's
         return voted
 

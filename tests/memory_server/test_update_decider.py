@@ -852,3 +852,15 @@ def test_the_occupation_is_the_person_a_job_phrase_names(decider, fact, text, oc
 )
 def test_a_fact_that_names_no_occupation_replaces_no_job(decider, fact, new):
     assert verdict(decider, fact, "The user works as a welder.", new) is not Verdict.SUPERSEDES
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("The user started Hollow Crown on a friend's rec, 4 eps in.", False),  # a show
+        ("The user got poached by Tarrant Mills in the spring.", True),
+        ("These days the user is with Cobble & Finch.", True),
+    ],
+)
+def test_an_employer_is_told_in_works_words(decider, fact, text, employer):
+    assert (decider.label(fact(text)) == "employer") is employer
