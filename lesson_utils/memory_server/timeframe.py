@@ -65,12 +65,15 @@ _PAST = re.compile(r"\b(?:was|were|did|had|used to|ago|happened|before|ever|(?:f
 _DECADES = r"in (?:their|his|her) (?:early |mid-?|late )?(?:youth|childhood|teens|twenties|thirties|forties|fifties|student days)"
 #: School days are a time of life, as childhood is: "at secondary school", "in their elementary school", "in kindergarten".
 _SCHOOL_DAYS = (r"(?:in|at|during) (?:(?:the user's|their|his|her) )?(?:(?:primary|elementary|secondary|high|middle|grade|junior|"
-                r"infant|prep|boarding|grammar|nursery) school|kindergarten)")
+                r"infant|prep|boarding|grammar|nursery) school|kindergarten)|during (?:uni|university|college)")
 # "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
+#: A home lived in for a while that is over: "lived in Sheffield for three years" (but "has lived there for years" holds).
+_LIVED = (r"(?<!has )(?<!have )(?<!'ve )lived (?:in|at|on) [^,;.]{0,40}?\bfor (?:a |an |\w+ |a few |a couple of )?"
+          r"(?:years?|months?|decades?|while)")
 #: "used to" after these is "accustomed to", no past: "is getting used to the new flat".
 _ACCUSTOMED = r"(?<!get )(?<!gets )(?<!got )(?<!getting )(?<!be )(?<!is )(?<!are )(?<!am )"
 _DISTANT = (rf"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|{_ACCUSTOMED}used to|(?<=\s)once(?! (?:a|every|per)\b)|"
-            rf"back then|formerly|years back|{_SCHOOL_DAYS}")
+            rf"back then|formerly|years back|{_SCHOOL_DAYS}|{_LIVED}")
 #: For the decider a decade sets the scene only when it leads ("In their twenties the user …"); at the
 #: end it tells an age ("… so that's them in their thirties").
 _SCENES = (r"back (?:in|when)|grew up|childhood|(?:'s|their|his|her) (?:very )?first (?:\w+ ){1,4}(?:was|were)|"
@@ -90,7 +93,7 @@ _STAYS = (rf"(?:until|till|til) (?:the end of |next |this |mid-?|early |late )?\
           r"|(?:landed|touched down|arrived) (?:in|at)|got (?:in)?to (?-i:[A-Z])\w*"
           rf"|(?:spending|spends|spent) (?:the |a |this |next |two |three |a few )?(?:\w+ )?(?:{MONTH}|summer|winter|spring|autumn|weekend|week|month)s?"
           r"|(?:staying|stays|renting|rents|stopping|sub-?letting|house-?sitting)\b[^,;.]{0,50}?\bfor (?:the next |another )?"
-          r"(?:a|an|one|two|three|four|five|six|few|couple of|\d+) (?:night|day|week|month)s?"
+          rf"(?:(?:a|an|one|two|three|four|five|six|few|couple of|\d+) (?:night|day|week|month)s?|{MONTH})"
           r"|for the (?:next )?(?:summer|winter|weekend|holidays?|week|fortnight|month)"
           r"|holiday (?:home|cottage|flat|house|let)|airbnb")
 _NOT_CURRENT = re.compile(rf"\b(?:{_DISTANT}|{_SCENES}|{_WISHES}|{_STAYS})\b|^{_DECADES}\b", re.IGNORECASE)

@@ -187,3 +187,14 @@ def test_a_question_about_an_attribute_finds_the_users_current_value_whatever_it
 ])
 def test_a_time_still_to_come_in_the_main_clause_is_no_current_value(content, expected):
     assert timeframe.not_current(content) is expected
+
+
+@pytest.mark.parametrize("content, expected", [
+    ("The user lived in Aberdeen for four years after school.", True),       # a home lived in for a while, over
+    ("The user has lived in Aberdeen for four years.", False),               # and one that still holds
+    ("The user picked up Portuguese during university.", True),              # a time of life
+    ("The user is at university in Dundee.", False),
+    ("The user is renting a houseboat in Bruges for September.", True),      # a stay with its month
+])
+def test_a_home_lived_in_for_a_while_or_a_stay_for_a_month_is_no_current_value(content, expected):
+    assert timeframe.not_current(content) is expected
