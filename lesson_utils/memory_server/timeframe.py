@@ -65,9 +65,10 @@ _PAST = re.compile(r"\b(?:was|were|did|had|used to|ago|happened|before|ever|(?:f
 _DECADES = r"in (?:their|his|her) (?:early |mid-?|late )?(?:youth|childhood|teens|twenties|thirties|forties|fifties|student days)"
 #: School days are a time of life, as childhood is: "at secondary school", "in their elementary school", "in kindergarten".
 _SCHOOL_DAYS = (r"(?:in|at|during) (?:(?:the user's|their|his|her) )?(?:(?:primary|elementary|secondary|high|middle|grade|junior|"
-                r"infant|prep|boarding|grammar|nursery) school|kindergarten)|during (?:uni|university|college)")
+                r"infant|prep|boarding|grammar|nursery) school|kindergarten)"
+                r"|during (?:uni|university|college)")
 # "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
-#: A home lived in for a while that is over: "lived in Sheffield for three years" (but "has lived there for years" holds).
+#: A home lived in for a while that is over: "lived in Sheffield for three years" ("has lived there for years" holds).
 _LIVED = (r"(?<!has )(?<!have )(?<!'ve )lived (?:in|at|on) [^,;.]{0,40}?\bfor (?:a |an |\w+ |a few |a couple of )?"
           r"(?:years?|months?|decades?|while)")
 #: "used to" after these is "accustomed to", no past: "is getting used to the new flat".
