@@ -328,3 +328,11 @@ def test_an_update_announced_before_a_comma_is_a_lead_in_not_the_fact():
 ])
 def test_a_statement_before_a_question_in_one_sentence_is_still_told(said, facts):
     assert texts(Turn("user", said)) == facts
+
+
+@pytest.mark.parametrize(("said", "forget"), [
+    ("Forget I ever mentioned the choir, it clashed with work.", "The choir."),     # what ends where a remark begins
+    ("Scratch what I said about the half marathon - my hip won't have it.", "The half marathon."),
+])
+def test_what_to_forget_is_named_before_the_remark(said, forget):
+    assert [(f.text, f.forget) for f in distill([Turn("user", said)])][:1] == [(forget, True)]
