@@ -864,3 +864,15 @@ def test_a_fact_that_names_no_occupation_replaces_no_job(decider, fact, new):
 )
 def test_an_employer_is_told_in_works_words(decider, fact, text, employer):
     assert (decider.label(fact(text)) == "employer") is employer
+
+
+@pytest.mark.parametrize(
+    ("withdrawal", "stored"),
+    [
+        ("No more sugar in the user's tea, their dentist insisted.", "The user takes sugar in their tea."),
+        ("The user switched to decaf, so no more espresso for them.", "The user drinks espresso every morning."),
+    ],
+)
+def test_no_more_of_something_takes_it_back(decider, fact, withdrawal, stored):
+    assert withdrawal_of(withdrawal) is not None and decider.retracts(fact(withdrawal), [fact(stored)]) == [True]
+    assert withdrawal_of("The user drinks no more than two coffees a day.") is None  # "no more than" is a limit
