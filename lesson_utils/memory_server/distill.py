@@ -103,9 +103,10 @@ _REQUEST = re.compile(
     re.IGNORECASE,
 )
 _FORGET = re.compile(
-    r"^(?:please\s+)?(?:forget|disregard|erase|delete|remove|drop|unlearn|ignore|scratch|never mind)\s+(?:(?:the fact |the part )?that\s+|"
-    r"what I (?:said|told you) about\s+|I (?:ever )?(?:said|mentioned|told you)(?: about)?\s+|(?:everything |all )?about\s+)?"
-    r"(?P<rest>.+?)(?:(?:,|;|\s[\u2014\u2013-])\s.*)?$",  # what to forget ends where a remark begins ("…, my knee said no")
+    r"^(?:please\s+)?(?:forget|disregard|erase|delete|remove|drop|unlearn|ignore|scratch|never mind)\s+"
+    r"(?:(?:the fact |the part )?that\s+|what I (?:said|told you) about\s+|I (?:ever )?(?:said|mentioned|told you)"
+    r"(?: about)?\s+|(?:everything |all )?about\s+)?"
+    r"(?P<rest>.+?)(?:(?:,|;|\s[\u2014\u2013-])\s.*)?$",  # what to forget ends where a remark begins ("…, no")
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)

@@ -154,7 +154,8 @@ LEAVING = (r"sold|left|quit|resigned from|g[ai]ve(?:n)? up|cut out|dropped(?: ou
 # "any more" ends its clause when it means "no longer" ("… in Lyon any more, sadly"), not in "any more tea";
 # "stopped at the bakery" is a visit, not a stop.
 _CEASED = re.compile(
-    rf"\b(?:no longer|no more(?!\s+than)|(?:not|nobody|never)\s+(?:[\w\-]+\s+){{0,8}}?(?:any ?more|any longer)\s*(?=$|,)|"
+    rf"\b(?:no longer|no more(?!\s+than)|"
+    rf"(?:not|nobody|never)\s+(?:[\w\-]+\s+){{0,8}}?(?:any ?more|any longer)\s*(?=$|,)|"
     rf"(?:has |have )?(?:stop(?:ped|s)(?!\s+(?:at|by|in|off|for|over|to)\b)|quits?|ceased to)|{LEAVING})\b",
     re.IGNORECASE)
 #: A deed of the user's, told in the past: "signed", "bought", "took".
@@ -193,8 +194,8 @@ _BY_USER = re.compile(r"(?:^|[,;:(]|\s[\u2014\u2013-]|\b(?:and|but|so|then)"
 #: Where the clause a withdrawal is told in ends ("… gave up the plot, the weeds won").
 _CLAUSE_END = re.compile(r"[,;:.!?()]|\s[\u2014\u2013-]\s")
 #: The words of a withdrawal that say it is one, and those that name nothing ("gave up this morning", "nearly gave up").
-_CUE = re.compile(rf"\b(?:no longer|no more|not|nobody|never|any ?more|any longer|has|have|stop(?:ped|s)|quits?|ceased to|"
-                  rf"{LEAVING})\b", re.IGNORECASE)
+_CUE = re.compile(rf"\b(?:no longer|no more|not|nobody|never|any ?more|any longer|has|have|stop(?:ped|s)|quits?|"
+                  rf"ceased to|{LEAVING})\b", re.IGNORECASE)
 _HOLLOW = frozenset("""a an the my our their his her its it them this that these those there here to of in on at for
     with from by up out off over again all any some so as is are was were be been being do does did just
     even""".split()) | TIME_WORDS
