@@ -67,10 +67,10 @@ _DECADES = r"in (?:their|his|her) (?:early |mid-?|late )?(?:youth|childhood|teen
 _SCHOOL_DAYS = (r"(?:in|at|during) (?:(?:the user's|their|his|her) )?(?:(?:primary|elementary|secondary|high|middle|grade|junior|"
                 r"infant|prep|boarding|grammar|nursery) school|kindergarten)"
                 r"|during (?:uni|university|college)")
-# "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
 #: A home lived in for a while that is over: "lived in Sheffield for three years" ("has lived there for years" holds).
 _LIVED = (r"(?<!has )(?<!have )(?<!'ve )lived (?:in|at|on) [^,;.]{0,40}?\bfor (?:a |an |\w+ |a few |a couple of )?"
           r"(?:years?|months?|decades?|while)")
+# "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
 #: "used to" after these is "accustomed to", no past: "is getting used to the new flat".
 _ACCUSTOMED = r"(?<!get )(?<!gets )(?<!got )(?<!getting )(?<!be )(?<!is )(?<!are )(?<!am )"
 _DISTANT = (rf"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|{_ACCUSTOMED}used to|(?<=\s)once(?! (?:a|every|per)\b)|"
