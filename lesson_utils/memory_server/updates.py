@@ -58,6 +58,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from ..language import is_plausible_name
 from .timeframe import DAY, MONTH, TIME_WORDS
 
 __all__ = ["BREAK_UP", "CONTACT", "DECIDERS", "EMAIL", "INDEFINITE", "LEAVING", "NEW_VALUE_NOW", "WORD", "Fact",
@@ -98,6 +99,8 @@ def named_subject(text: str) -> str | None:
     """The name a fact opens with as its subject ("Alex lives in Lyon": the distiller writes the user by
     name), not a value that opens it ("Lilac has become the user's favourite colour")."""
     name = _NAME_SUBJECT.match(text)
+    if name and (not is_plausible_name(name.group(1)) or name.group(1).endswith("ing")):
+        return None  # "Home is Tromsø for them", "Swimming is at 6pm now": a word, not a name
     # "their" is no sign: the distiller writes the named user's "my" as "their" ("Sione left their old job")
     later = name and re.search(r"\b(?:(?i:the user)|[A-Z][\w\-]*'s)\b", text[name.end():])
     return name.group(1) if name and not later else None

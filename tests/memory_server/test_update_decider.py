@@ -876,3 +876,15 @@ def test_an_employer_is_told_in_works_words(decider, fact, text, employer):
 def test_no_more_of_something_takes_it_back(decider, fact, withdrawal, stored):
     assert withdrawal_of(withdrawal) is not None and decider.retracts(fact(withdrawal), [fact(stored)]) == [True]
     assert withdrawal_of("The user drinks no more than two coffees a day.") is None  # "no more than" is a limit
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Oskar moved to Bergen in the spring.", "Oskar"),
+        ("Rowing is at 7am on Saturdays now.", None),     # a word, not a name: a gerund
+        ("Home is Narvik for them these days.", None),   # a word of the vocabulary
+    ],
+)
+def test_only_a_name_opening_a_fact_is_its_named_subject(text, name):
+    assert named_subject(text) == name
