@@ -185,11 +185,8 @@ _TOLD_WITH = {
 #: A place been to ("visited Oaxaca", "add Lima to the places they have been") or a former one ("their old school in
 #: Osaka", "a previous flat in Leeds"): where the user is not living now, however near a home its words sit.
 _NO_HOME = re.compile(r"\b(?:visit(?:s|ed|ing)?|been to|(?:places|countries|cities) (?:\w+ ){0,3}(?:been|visited|seen)|trips? to|"
-                      r"travel+ed to|holiday(?:s|ed|ing)? in|(?:(?<!\bthe )old|former|previous) (?:\w+ )?"
-                      r"(?:school|uni|university|college|"
+                      r"travel+ed to|holiday(?:s|ed|ing)? in|(?:old|former|previous) (?:\w+ )?(?:school|uni|university|college|"
                       r"flat|house|home|apartment|place|neighbourhood|street|town|city|village))\b", re.IGNORECASE)
-#: A fact's first clause, when a remark follows it after a comma or a dash ("the user turned 35 yesterday, had cake").
-_HEAD_CLAUSE = re.compile(r"^([^,;:–—]{12,}?)(?:,|;|\s[-–—])\s+\S")
 #: Working from a place ("ended up working from the library") says where the user worked, not for whom.
 _WORKS_FROM = re.compile(r"\bwork(?:s|ed|ing)? from\b", re.IGNORECASE)
 #: What is someone else's in a fact about the user: a thing of their circle's ("drove their dad's Volvo") or the
@@ -214,15 +211,7 @@ _OCCUPATION = re.compile(r"\b(?:works? as|working as|employed as|(?:re-?)?qualif
                          r"|(?:went|gone|going) back to being|by (?:trade|profession)|earns? (?:a|their) living"
                          r"|(?:job|role) as|(?:new|current) (?:job|role) is|job title is|(?:job )?title(?: \w+)? changed to)\b",
                          re.IGNORECASE)
-#: A phone's number: seven digits or more, spaced or not ("021 667 1185", "+44 7700 900412"), not a date ("2024-05-06").
-_PHONE_NUMBER = re.compile(r"(?<![\w-])\+?(?!\d{4}-\d\d-\d\d)\d(?:[\s\-]?\d){6,}(?![\w-])")
-#: A number that is no way to reach the user: an order's, a card's, a booking's …
-_OTHER_NUMBER = re.compile(r"\b(?:order|account|reference|ref|booking|policy|tracking|card|pin|code|passport|"
-                           r"licen[cs]e|membership|registration|serial|invoice|flight|ticket|iban|customer|case|claim|"
-                           r"parcel)\b", re.IGNORECASE)
-#: The line or inbox an address or number is for, when not the personal one: each sits beside the personal one.
-_OTHER_LINE = re.compile(r"\b(?:(?P<work>work|office|business)|(?P<home>landline|house phone|home (?:phone|number))"
-                         r"|(?P<fax>fax))\b", re.IGNORECASE)
+_FOR_WORK = re.compile(r"\b(?:work|office|business)\b", re.IGNORECASE)
 #: What the user is now, in so many words: "is a luthier", "is finally a welder", "has been a court stenographer",
 #: "became a paramedic", "works as a courier", "went back to being a nurse", "promoted to head chef", "their job is
 #: dispatcher". Group 1 is the noun phrase; the last of its words that names a person (:mod:`.persons`) is the
@@ -372,7 +361,7 @@ class MeaningDecider:
         self._framing = {_stem(w) for label, frame in self.frames.items() if label != "everyday" for w in frame}
         self._favourite = np.array([label.startswith("favourite:") for label in labels])
         self._likes = np.array([label == "likes" for label in labels])
-        self._values = [frozenset(w.casefold() for w in _WORD.findall(text)) - _STOP for text in texts]
+        self._values = [value_words(text) for text in texts]
         self._persons = PersonWords(embed) if embed is not None else None
         # the words the examples put after "the user's" ("employer", "nickname", "favourite"): the user's own
         self._own_words = {word for text in texts for word in read(text).head} - MODIFIERS
@@ -407,8 +396,6 @@ class MeaningDecider:
             return f"favourite:{kind}"
         if EMAIL.search(fact.text):  # an address is an e-mail address whatever the wording ("reach them at …")
             return "email"
-        if _PHONE_NUMBER.search(fact.text) and not _OTHER_NUMBER.search(fact.text):
-            return "phone"  # so is a number a phone's length ("anything urgent goes to 021 667 1185 now")
         examples = self._examples()
         if examples is None or examples[0].shape[1] != np.asarray(fact.vector).shape[-1]:
             return None
@@ -417,13 +404,22 @@ class MeaningDecider:
         if not preferred and _LIKING.search(fact.text):
             return "likes"  # "loves shakshuka" is one like among many, however near a name or a job it sounds
         family = ~self._likes if preferred else ~self._favourite
-        voted = self._vote(fact.text, fact.vector, family, examples)
-        head = _HEAD_CLAUSE.match(fact.text)
-        if (voted or "").split(":")[0] not in SINGLE_VALUED and head and value_words(head.group(1)):
-            # "turned 35 yesterday, had cake for breakfast": a remark after the news pulls the whole towards an errand,
-            # "lives in Kirkcudbright, you won't have heard of it" towards a hometown; the news alone may say more
-            news = head.group(1)
-            voted = self._vote(news, np.asarray(self._embed([news]))[0], family, examples)  # type: ignore[misc]
+        twin = masked(fact.text)
+        twin_vector = fact.vector if twin == fact.text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
+        # an example that shares the fact's value ("born outside Cork" for "based in Cork") or the name it opens with
+        # (the user Mei, and "got together with Mei") is near by that word alone: it does not vote in the fact's own reading
+        ours = value_words(fact.text) | frozenset(w.casefold() for w in (named_subject(fact.text) or "").split())
+        apart = family & np.array([not (ours & theirs) for theirs in self._values])
+        polls = []
+        for matrix, vector, least, allowed in zip(examples, (fact.vector, twin_vector), MIN_SIMILARITY, (apart, family),
+                                                  strict=True):
+            found = poll(np.where(allowed, matrix @ np.asarray(vector, dtype=np.float32), -1.0), self.labels, least)
+            if found:
+                polls.append(found)
+        # both readings must agree: a label only the value pulls towards ("logistics") loses to one both back
+        votes = {label: float(np.prod([poll.get(label, 0.0) + AGREEMENT for poll in polls]))
+                 for label in set().union(*polls)}
+        voted = max(votes, key=votes.__getitem__) if votes else None
         if RECURRING.search(fact.text) and (voted or "").split(":")[0] not in SINGLE_VALUED:
             return "schedule"  # "goes climbing on Wednesdays" is a schedule whatever the activity ("climbed a volcano")
         if _OCCUPATION.search(fact.text):
@@ -439,27 +435,6 @@ class MeaningDecider:
         if voted in _TOLD_WITH and not _TOLD_WITH[voted].search(fact.text):
             return None  # "Mei texts sometimes": a name, and no word to say it is the user's or their partner's
         return voted
-
-    def _vote(self, text: str, vector: np.ndarray, family: np.ndarray,
-              examples: tuple[np.ndarray, np.ndarray]) -> str | None:
-        """The label both readings of ``text`` (as written and masked) vote for most, among the ``family`` examples."""
-        twin = masked(text)
-        twin_vector = vector if twin == text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
-        # an example with a word of the fact's value ("born outside Cork" for "based in Cork", "is on the logistics
-        # team" for "works for Halden Logistics") or of the name it opens with (the user Mei, and "got together with
-        # Mei") is near by that word alone: it does not vote in the fact's own reading
-        ours = value_words(text) | frozenset(w.casefold() for w in (named_subject(text) or "").split())
-        apart = family & np.array([not (ours & theirs) for theirs in self._values])
-        polls = []
-        for matrix, vec, least, allowed in zip(examples, (vector, twin_vector), MIN_SIMILARITY, (apart, family),
-                                               strict=True):
-            found = poll(np.where(allowed, matrix @ np.asarray(vec, dtype=np.float32), -1.0), self.labels, least)
-            if found:
-                polls.append(found)
-        # both readings must agree: a label only the value pulls towards ("logistics") loses to one both back
-        votes = {label: float(np.prod([poll.get(label, 0.0) + AGREEMENT for poll in polls]))
-                 for label in set().union(*polls)}
-        return max(votes, key=votes.__getitem__) if votes else None
 
     def attribute(self, fact: Fact) -> str | None:
         reading = read(fact.text)  # the rules first: they are cheap, and most facts stop here
@@ -546,9 +521,8 @@ class MeaningDecider:
             return Verdict.UNRELATED  # another activity's day
         if label in ("email", "phone"):  # the value is the address or number itself, lower case or not
             said, had = ({_contact(c) for c in CONTACT.findall(f.text)} for f in (new, old))
-            lines = ({hit.lastgroup for hit in _OTHER_LINE.finditer(CONTACT.sub(" ", f.text))} for f in (new, old))
-            if next(lines) != next(lines):  # a work address, a landline: not the mobile's ("office@" is neither)
-                return Verdict.UNRELATED
+            if bool(_FOR_WORK.search(CONTACT.sub(" ", new.text))) != bool(_FOR_WORK.search(CONTACT.sub(" ", old.text))):
+                return Verdict.UNRELATED  # a work address or number sits beside the personal one ("office@" is neither)
             if said and had:
                 return Verdict.SAME if said <= had else Verdict.SUPERSEDES if had - said else Verdict.UNRELATED
         (na, ns), (oa, os) = self.values(n, label), self.values(o, label)
