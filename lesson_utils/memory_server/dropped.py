@@ -9,7 +9,8 @@ name, no finite verb follows its first word ("Trains are late", "Priya moved to 
 letters"), and it does not end with its subject ("Delayed again, the morning flight"). What it left out is then
 
 * "I" before a verb the writer did or does: "speak Dutch", "grew up in Iowa", "work nights at a warehouse"; an
-  order to the assistant ("translate this", "explain it") is no such verb;
+  order to the assistant ("translate this", "explain it") is no such verb; a word that is a noun too ("play tennis",
+  "walk the dog") is the verb when a weekly time says it is a habit ("… on Sundays", "every morning");
 * "I am" before an "-ing" verb ("moving to Singapore") or a place the writer is from ("originally from Lagos");
 * "I am" before a noun phrase only when its head names a person, by meaning (:mod:`.persons`): "paramedic in
   Bristol", "mum of three", "night owl" are the writer; "busy day at the market" and "fascinating stuff" are not.
@@ -25,6 +26,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 from types import ModuleType
+
+from .timeframe import RECURRING
 
 __all__ = ["told_by_writer"]
 
@@ -144,7 +147,8 @@ def told_by_writer(clause: str, is_person: Callable[[str], bool] | None, skip: f
     first, phrase = words[at].casefold(), [w.casefold() for w in words[at:]]
     following = phrase[1] if len(phrase) > 1 else None
     said = clause[0].lower() + clause[1:]
-    if _acts(first, following):
+    habit = RECURRING.search(clause) is not None and "VERB" in _kinds(first) and not _is_form(first, "VBZ")
+    if _acts(first, following) or habit:  # "play tennis on Sundays": a deed done every week is the writer's
         past = _is_form(first, "VBD") or _is_form(first, "VBN")
         if _verb_after(phrase) or following in _TO_ME or first in _MODALS or _compound_subject(first, phrase):
             return None  # "Retired postman finds …", "let me know", "email me at …", "could be worse"
@@ -155,7 +159,7 @@ def told_by_writer(clause: str, is_person: Callable[[str], bool] | None, skip: f
             return None if first in _WHY_WRITING or later_subject else f"I am {said}"
         if _is_form(first, "VBN") and ((following is None and not at) or following in _FEELING):
             return None  # "agreed, thanks", "tired of all this rain": a reply or a feeling ("newly retired" is news)
-        if not past and (following in _POINTED or following in _ARTICLES):
+        if not past and (following in _POINTED or (following in _ARTICLES and not habit)):
             return None  # "translate this", "write a haiku", "have a good one": said to the assistant
         return f"I was {said}" if _is_form(first, "VBN") and not _is_form(first, "VBD") else f"I {said}"
     if first == "from":

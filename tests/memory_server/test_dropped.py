@@ -35,6 +35,22 @@ def test_a_verb_with_no_subject_is_the_writers(said, fact):
 
 
 @pytest.mark.parametrize(("said", "fact"), [
+    ("Row on the canal every Saturday", "The user rows on the canal every Saturday."),  # "row" is a noun too
+    ("coach the under-nines on Wednesday evenings", "The user coaches the under-nines on Wednesday evenings."),
+])
+def test_a_habit_told_with_its_days_is_the_writers(said, fact):
+    assert facts(said) == [fact]
+
+
+@pytest.mark.parametrize("said", [
+    "Remind me every Friday to pay the window cleaner",  # an order, whatever its days
+    "Bins go out on Thursdays",                          # a thing does it
+])
+def test_a_habit_needs_the_writer_to_do_it(said):
+    assert facts(said) == []
+
+
+@pytest.mark.parametrize(("said", "fact"), [
     ("Physiotherapist at a rugby club in Leeds.", "The user is physiotherapist at a rugby club in Leeds."),
     ("Proud grandmother of four, retired in Fife", "The user is proud grandmother of four, retired in Fife."),
 ])
