@@ -11,6 +11,11 @@ what the SDK's ``add_conversation`` (and the lesson's provider after a turn) sen
 * **keep** — a *false supersession* when either message's memory was made not current;
 * **withdrawal** — honoured when every memory of the fact is no longer current.
 
+It also counts, message by message, whether the update's attribute was read at all: an update message is *read*
+when a memory it produced that holds its value got the item's attribute as its slot (the decider's label at write
+time). An update needs both its messages read, so this share bounds update accuracy from above: it says how much
+of a miss is the labeller's and how much is the decision's or the distiller's.
+
 The misses are listed with their ``kind`` (the phrasing family), so a report says which kinds of
 sentence the server does not understand yet, not just how many.
 
@@ -41,6 +46,8 @@ class PairsReport:
     false_supersessions: int = 0
     withdrawals: int = 0
     withdrawals_honoured: int = 0
+    messages: int = 0          # update messages, old and new
+    messages_read: int = 0     # … whose value was stored under the item's attribute
     misses: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -51,10 +58,21 @@ class PairsReport:
     def withdrawal_rate(self) -> float:
         return self.withdrawals_honoured / self.withdrawals if self.withdrawals else 0.0
 
+    @property
+    def reading_rate(self) -> float:
+        return self.messages_read / self.messages if self.messages else 0.0
+
     def summary(self) -> str:
         return (f"updates {self.updates_right}/{self.updates} ({self.update_accuracy:.0%}) · "
                 f"false supersessions {self.false_supersessions}/{self.keeps} · "
-                f"withdrawals {self.withdrawals_honoured}/{self.withdrawals}")
+                f"withdrawals {self.withdrawals_honoured}/{self.withdrawals} · "
+                f"attribute read in {self.messages_read}/{self.messages} update messages")
+
+
+def _family(attribute: str) -> str:
+    """An attribute's family, as the decider's slots name it: "favourite:film" → favourite, "phone number" → phone."""
+    words = attribute.split(":")[0].split()
+    return words[0].casefold() if words else ""
 
 
 def _load(split: dict[str, Any] | str | Path) -> dict[str, Any]:
@@ -81,6 +99,9 @@ class _User:
         body = self.service.from_conversation(self.user, request)
         return [r["id"] for r in body.get("results", []) if r.get("id")]
 
+    def records(self, ids: list[str]) -> list[Any]:
+        return [record for record in (self.service.store.get(self.user, i) for i in ids) if record is not None]
+
     def current(self, ids: list[str]) -> list[bool]:
         return [bool(record is not None and record.is_current)
                 for record in (self.service.store.get(self.user, i) for i in ids)]
@@ -106,7 +127,12 @@ def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None) -
     for item in data.get("updates", []):
         user = _User(service, f"{prefix}-{item['id']}")
         old_ids = user.say(item["old"])
-        user.say(item["new"])
+        new_ids = user.say(item["new"])
+        family = _family(item.get("attribute", ""))
+        for ids, value in ((old_ids, item["old_answer"]), (new_ids, item["answer"])):
+            report.messages += 1
+            report.messages_read += any(_family(record.slot or "") == family for record in user.records(ids)
+                                        if value.casefold() in record.content.casefold())
         top = user.top_hit(item["question"])
         first = item["answer"].casefold() in top.casefold()
         replaced = bool(old_ids) and not any(user.current(old_ids))

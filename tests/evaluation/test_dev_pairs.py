@@ -58,6 +58,7 @@ def test_the_dev_pairs_meet_their_targets_end_to_end(embedder):
     assert report.update_accuracy >= 0.9, report.summary() + "\n" + "\n".join(map(str, report.misses))
     assert report.false_supersessions <= 1, report.misses
     assert report.withdrawals_honoured == report.withdrawals, report.misses
+    assert report.reading_rate >= 0.95, report.summary()  # 134 of 138 update messages read as their attribute
 
 
 def test_the_second_authors_pairs_hold_their_floors_end_to_end(embedder):
@@ -104,3 +105,20 @@ def test_a_miss_is_reported_with_its_kind(embedder):
     assert isinstance(report, PairsReport) and report.update_accuracy == 0 and report.false_supersessions == 1
     assert report.withdrawal_rate == 0
     assert [(m["id"], m["kind"]) for m in report.misses] == [("x1", "never said"), ("x2", "a move"), ("x3", "withdrawal")]
+    assert (report.messages, report.messages_read) == (2, 1)  # "What a lovely day." holds no value to read
+
+
+def test_the_reading_counts_a_message_whose_value_got_the_items_attribute(embedder):
+    from lesson_utils.memory_server.server import build_service
+
+    split = {"updates": [{"id": "y1", "attribute": "favourite:tea", "old": "Earl Grey is my favourite tea.",
+                          "new": "These days my favourite tea is Assam.", "question": "What's my favourite tea?",
+                          "answer": "Assam", "old_answer": "Earl Grey"},
+                         {"id": "y2", "attribute": "phone number", "old": "My mobile number is 07700 900345.",
+                          "new": "Ignore the weather, it is grim.", "question": "What's my number?",
+                          "answer": "07700 900678", "old_answer": "07700 900345"}]}
+    service = build_service(None, embedder=embedder)
+    report = evaluate_pairs(split, service=service)
+    service.store.close()
+    assert (report.messages, report.messages_read) == (4, 3), report.summary()  # "phone number" is the phone family
+    assert report.reading_rate >= report.update_accuracy
