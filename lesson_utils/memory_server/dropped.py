@@ -108,16 +108,17 @@ def _plural(noun: str) -> bool:
     return noun.endswith("s") and noun not in _lemmas(noun).get("NOUN", (noun,))
 
 
-def _acts(first: str, following: str | None) -> bool:
+def _acts(first: str, following: str | None, habit: bool = False) -> bool:
     """Whether a clause opens with a verb the writer did: "speak Dutch", "grew up", "keep bees", "work remotely";
     not "cat person", "spot on", "fascinating stuff", nor "nurses in Scotland" (a verb's "-s" form is someone
-    else's)."""
+    else's). A ``habit`` (the clause has a weekly time) makes a word that can be a noun too the verb: "play tennis
+    on Sundays"."""
     kinds, then = _kinds(first), _kinds((following or "").casefold())
     if not kinds & {"VERB", "AUX"} or (_is_form(first, "VBZ") and not _is_form(first, "VBD")):
         return False
     if first.endswith("ing"):  # "moving to …", "learning Italian"; "fascinating stuff" is an adjective before a noun
         return not ("ADJ" in kinds and "NOUN" in then and (following or "").casefold() not in _PREPOSITIONS)
-    if not kinds & {"NOUN", "ADJ"} or _is_form(first, "VBD") or _is_form(first, "VBN"):
+    if not kinds & {"NOUN", "ADJ"} or _is_form(first, "VBD") or _is_form(first, "VBN") or habit:
         return True
     if following is None:  # a word that can be a noun too ("work", "cat", "spot") is a verb before its object: a
         return False  # number or an article, a name, an adverb, or a plural that is only a noun ("keep bees")
@@ -147,8 +148,8 @@ def told_by_writer(clause: str, is_person: Callable[[str], bool] | None, skip: f
     first, phrase = words[at].casefold(), [w.casefold() for w in words[at:]]
     following = phrase[1] if len(phrase) > 1 else None
     said = clause[0].lower() + clause[1:]
-    habit = RECURRING.search(clause) is not None and "VERB" in _kinds(first) and not _is_form(first, "VBZ")
-    if _acts(first, following) or habit:  # "play tennis on Sundays": a deed done every week is the writer's
+    habit = RECURRING.search(clause) is not None  # "play tennis on Sundays": a deed done every week is the writer's
+    if _acts(first, following, habit):
         past = _is_form(first, "VBD") or _is_form(first, "VBN")
         if _verb_after(phrase) or following in _TO_ME or first in _MODALS or _compound_subject(first, phrase):
             return None  # "Retired postman finds …", "let me know", "email me at …", "could be worse"

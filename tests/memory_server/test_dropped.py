@@ -45,6 +45,7 @@ def test_a_habit_told_with_its_days_is_the_writers(said, fact):
 @pytest.mark.parametrize("said", [
     "Remind me every Friday to pay the window cleaner",  # an order, whatever its days
     "Bins go out on Thursdays",                          # a thing does it
+    "Amazing gigs every Friday",                         # an adjective before a noun, whatever its days
 ])
 def test_a_habit_needs_the_writer_to_do_it(said):
     assert facts(said) == []
