@@ -99,12 +99,14 @@ class _User:
         body = self.service.from_conversation(self.user, request)
         return [r["id"] for r in body.get("results", []) if r.get("id")]
 
+    def _get(self, ids: list[str]) -> list[Any]:
+        return [self.service.store.get(self.user, i) for i in ids]
+
     def records(self, ids: list[str]) -> list[Any]:
-        return [record for record in (self.service.store.get(self.user, i) for i in ids) if record is not None]
+        return [record for record in self._get(ids) if record is not None]
 
     def current(self, ids: list[str]) -> list[bool]:
-        return [bool(record is not None and record.is_current)
-                for record in (self.service.store.get(self.user, i) for i in ids)]
+        return [bool(record is not None and record.is_current) for record in self._get(ids)]
 
     def top_hit(self, question: str) -> str:
         from ..memory_server.request_models import SearchMemoriesRequest

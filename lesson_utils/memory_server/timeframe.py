@@ -70,9 +70,9 @@ _SCHOOL_DAYS = (r"(?:in|at|during) (?:(?:the user's|their|his|her) )?(?:(?:prima
 #: A home lived in for a while that is over: "lived in Sheffield for three years" ("has lived there for years" holds).
 _LIVED = (r"(?<!has )(?<!have )(?<!'ve )lived (?:in|at|on) [^,;.]{0,40}?\bfor (?:a |an |\w+ |a few |a couple of )?"
           r"(?:years?|months?|decades?|while)")
-# "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
 #: "used to" after these is "accustomed to", no past: "is getting used to the new flat".
 _ACCUSTOMED = r"(?<!get )(?<!gets )(?<!got )(?<!getting )(?<!be )(?<!is )(?<!are )(?<!am )"
+# "once" as "one time" ("once climbed"), not "once a week" nor a leading "Once the diploma came through"
 _DISTANT = (rf"ago|as a (?:child|kid|boy|girl|teen|teenager|student)|{_ACCUSTOMED}used to|(?<=\s)once(?! (?:a|every|per)\b)|"
             rf"back then|formerly|years back|{_SCHOOL_DAYS}|{_LIVED}")
 #: For the decider a decade sets the scene only when it leads ("In their twenties the user …"); at the
