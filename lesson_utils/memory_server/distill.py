@@ -162,7 +162,8 @@ _CONTRACTIONS = (
 _CHAT_SPELLINGS = (
     (r"\b(?i:im)\b", "I'm"), (r"\b(?i:ive)\b", "I've"), (r"\b(do|does|did|is|are|was|were|has|have|can|could|would)nt\b", r"\1n't"),
     (r"\bcant\b", "can't"), (r"\bu\b", "you"), (r"\bpl[sz]\b", "please"), (r"\batm\b", "at the moment"),
-    (r"\bwk\b", "week"), (r"(?<=\w )n(?= \w)", "and"), (r"\bfave?\b", "favourite"),
+    (r"\bwk\b", "week"), (r"\b(?i:gf)\b", "girlfriend"), (r"\b(?i:bf)\b", "boyfriend"), (r"(?<=\w )n(?= \w)", "and"),
+    (r"\bfave?\b", "favourite"),
     (r"\b((?i:liv|work|stay|rent|study|teach|driv|mov|train|learn|play|start|sell|runn|com|go|do))in'?(?!['\w])", r"\1ing"),
     (r"\b(?i:no\.?)(?= *(?:is\b|:|\+|\d))", "number"),  # "my phone no. is …": not the end of a sentence
 )
@@ -215,23 +216,49 @@ _SOMEONE = re.compile(rf"[A-Z][\w-]*'s\b|\b(?i:{RELATION}|he|she|they|him|her|th
 _TAG = re.compile(r",?\s+(?:ok|okay|k|right|yeah|yes|alright|no|eh|innit|got it|fair)\s*\?+$", re.IGNORECASE)
 
 
-#: A break-up told with two people as the subject, at the start of a clause: "my partner Hollis and I split", "Marco
-#: and I broke up", "me and sunita called it quits". Split at "and I", the other person was lost.
+#: Two people as the subject, at the start of a clause: "my partner Hollis and I", "Marco and I", "me and sunita".
+_SINCE = r"\b(?i:ever since|since|now that|after|when|because|before|until|till)\s+"
+_PERSON = r"(?i:my|our)\s+[\w-]+(?:\s+[A-Z][\w-]*)?|[\w-]+(?:\s+[A-Z][\w-]*)?"
+_TWO_OF_US = (rf"(?P<pre>^|[,;.!?]\s+|{_SINCE})(?!{_SINCE})"
+              rf"(?:(?P<np>{_PERSON})\s+and\s+[Ii]|(?i:me|myself)\s+and\s+(?P<np2>{_PERSON}))")
+#: A break-up told by two people: "Marco and I broke up", "me and sunita called it quits". Split at "and I", the
+#: other person was lost.
 _SPLIT_UP = re.compile(
-    r"(?P<pre>^|[,;]\s+|\b(?i:ever since|since|now that|after|when|because|before|until|till)\s+)"
-    r"(?:(?P<np>(?i:my|our)\s+[\w-]+(?:\s+[A-Z][\w-]*)?|[\w-]+(?:\s+[A-Z][\w-]*)?)\s+and\s+[Ii]"
-    r"|(?i:me|myself)\s+and\s+(?P<np2>(?i:my|our)\s+[\w-]+(?:\s+[A-Z][\w-]*)?|[\w-]+))"
-    rf"\s+(?P<verb>(?i:{BREAK_UP}))\b(?!\s+(?i:the|an?|our|my|their|his|her|them|some|this|that|these|those)\b)")
+    rf"{_TWO_OF_US}\s+(?P<verb>(?i:{BREAK_UP}))\b"
+    r"(?!\s+(?i:the|an?|our|my|their|his|her|them|some|this|that|these|those)\b)")
+#: Anything else two people did ("Tom and I got engaged", "my sister and I went to Rome") is one fact about both, told
+#: "I & Tom got engaged": the split into clauses took "Tom" for a clause of its own and lost him.
+_TOGETHER = re.compile(rf"{_TWO_OF_US}(?=\s+[a-z])")
+#: The other of two people after "I" (``_TOGETHER``'s "I & my sister"), kept beside the user as the subject.
+_AND_SOMEONE = rf"\s+&\s+(?:{_PERSON})"
+
+
+def _a_person(np: str) -> bool:
+    """Whether the other of two people is a person's word or a name, not a greeting or an ordinary word."""
+    first = np.split()[0].casefold()
+    return not (_LEADING_NOISE.fullmatch(np + " ") or (first not in ("my", "our") and first in NOT_A_NAME))
 
 
 def _split_up(hit: re.Match) -> str:
     """"Marco and I broke up" → "I broke up with Marco"; "hollis and i split" → "I split with Hollis"."""
     np = hit["np"] or hit["np2"]
-    first = np.split()[0].casefold()
-    if _LEADING_NOISE.fullmatch(np + " ") or (first not in ("my", "our") and first in NOT_A_NAME):
+    if not _a_person(np):
         return hit.group(0)
-    np = np[0].lower() + np[1:] if first in ("my", "our") else np[0].upper() + np[1:]  # "with my wife", "with Hollis"
-    return f"{hit['pre']}I {hit['verb']} {'from' if hit['verb'].casefold() == 'separated' else 'with'} {np}"
+    return f"{hit['pre']}I {hit['verb']} {'from' if hit['verb'].casefold() == 'separated' else 'with'} {_as_object(np)}"
+
+
+def _together(hit: re.Match) -> str:
+    """"Tom and I got engaged" → "I & Tom got engaged"; "me and my sister went" → "I & my sister went"."""
+    np = hit["np"] or hit["np2"]
+    return f"{hit['pre']}I & {_as_object(np)}" if _a_person(np) else hit.group(0)
+
+
+def _as_object(np: str) -> str:
+    """"My wife" → "my wife", "partner" → "my partner", "hollis" → "Hollis": the other person, after the user."""
+    first = np.split()[0].casefold()
+    if first in ("my", "our") or re.fullmatch(RELATION, first, re.IGNORECASE):
+        return ("" if first in ("my", "our") else "my ") + np[0].lower() + np[1:]
+    return np[0].upper() + np[1:]
 
 
 def _sentences(text: str) -> list[str]:
@@ -239,6 +266,7 @@ def _sentences(text: str) -> list[str]:
     text = _ANSWERED.sub(r"\1 is ", text)
     text = _TEASER.sub(r"I \1.", _outside_addresses(_spelled_out, text))
     text = _SPLIT_UP.sub(_split_up, text)
+    text = _TOGETHER.sub(_together, text)
     parts = re.split(r"(?<=[.!?])(?<!\b[SsDdMm][trs]\.)(?<!\b[A-Z]\.)\s+|\n+|;\s*(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)|\s*" + _EMOJI + r"\s*", text)
     clauses: list[str] = []
     for part in (piece for whole in parts for piece in _ASKED_AFTER.split(whole)):
@@ -262,7 +290,7 @@ def _clean(clause: str) -> str | None:
     clause = clause.rstrip(" .!…")
     for pattern, replacement in _CONTRACTIONS:
         clause = re.sub(pattern, replacement, clause, flags=re.IGNORECASE)
-    clause = re.sub(r"^(?:me|myself) and ((?:my |our )?\w+)\b", r"\1 and I", re.sub(r"\bi\b", "I", clause), flags=re.I)
+    clause = re.sub(r"\bi\b", "I", clause)
     return None if _FILLER.match(clause) or len(re.findall(r"\w+", clause)) < 2 else clause
 
 
@@ -312,15 +340,17 @@ def _rewrite_first_person(clause: str, subject: str) -> str:
 
     def subject_verb(match: re.Match) -> str:
         nonlocal first
-        adverbs, verb = match.group(1) or "", match.group(2)
+        together, adverbs, verb = match.group(1), match.group(2) or "", match.group(3)
         if first:
             first = False
             said = subject if match.start() == 0 or subject != "The user" else "the user"
+            if together:  # "I & my sister went" → "The user and their sister went"
+                return f"{said} and {together.split('&', 1)[1].strip()}{adverbs} {verb}"
             return f"{said}{adverbs} {_third_person(verb)}"
         verb = {"am": "are", "was": "were"}.get(verb.lower(), verb)
         return f"they{adverbs} {verb}"
 
-    clause = re.sub(rf"\b(?:I|^[Ww]e)((?:\s+(?:{_ADVERB_RE}))*)\s+([A-Za-z]+)", subject_verb, clause)
+    clause = re.sub(rf"\b(?:I|^[Ww]e)({_AND_SOMEONE})?((?:\s+(?:{_ADVERB_RE}))*)\s+([A-Za-z]+)", subject_verb, clause)
     if first:  # no "I" subject: the first "my" is the subject's ("Since May my home is in Graz")
         clause = re.sub(r"^(?:my|our)\b", possessive, clause, flags=re.IGNORECASE)
         mid = possessive if subject != "The user" else "the user's"

@@ -169,6 +169,9 @@ _NAMES_PARTNER = re.compile(rf"\b(?i:{PARTNER})(?:'s\s+name\b|[^,.;]{{0,20}}?\b(
 #: name sits near the examples' names: a fact with none of these words ("Mei texts sometimes") names neither. An
 #: employer: work's words ("works", "job", "joined", "hired", "at Halden now"); "started Wild Acre on a friend's rec"
 #: is a show, "fixing the printer" a chore.
+#: Who did something with the user, as the distiller tells it ("The user and their girlfriend are binging …"): the
+#: word says who was there, not what the fact is about.
+_COMPANION = re.compile(r"^(?:The user|[A-Z][\w-]*) and their [\w-]+")
 _TOLD_WITH = {
     "employer": re.compile(r"\b(?:work\w*|jobs?|employ\w*|hired|joined|company|firm|position|role|contract|signed|"
                            r"poached|taken on|career|office|boss|colleagues?|salary|pay\w*|"
@@ -432,7 +435,7 @@ class MeaningDecider:
         if voted == "home" and _NO_HOME.search(fact.text) and not reading.departed:
             return None  # "can add Lima to the places they have been": a trip, not a home (but "moved from their
                          # old flat in Leeds to a house in York" tells one)
-        if voted in _TOLD_WITH and not _TOLD_WITH[voted].search(fact.text):
+        if voted in _TOLD_WITH and not _TOLD_WITH[voted].search(_COMPANION.sub("", fact.text)):
             return None  # "Mei texts sometimes": a name, and no word to say it is the user's or their partner's
         return voted
 

@@ -161,7 +161,7 @@ def test_lower_case_chat_is_split_into_its_clauses_and_ceasing_without_a_subject
     assert texts(Turn("user", "not teaching any more, i'm a locksmith in Crewe now")) == [
         "The user is not teaching any more.", "The user is a locksmith in Crewe now."]
     assert texts(Turn("user", "me and sunita moved in together, i'm in her flat now")) == [
-        "Sunita and the user moved in together.", "The user is in her flat now."]
+        "The user and Sunita moved in together.", "The user is in her flat now."]
 
 
 def test_news_without_a_subject_takes_the_known_name():
@@ -304,12 +304,23 @@ def test_an_adverb_before_the_verb_is_not_conjugated():
     ("so yeah, maren and i broke up", ["The user broke up with Maren."]),
     ("my husband Ruairi and I separated", ["The user separated from their husband Ruairi."]),
     ("me and Wen called it quits after uni", ["The user called it quits with Wen after uni."]),
-    # not a break-up: a verb with an object, a word that is no name, and other verbs (split as before)
-    ("Ada and I split the bill", ["The user split the bill."]),
+    # not a break-up: a verb with an object is something both did, a word that is no name is split off as before
+    ("Ada and I split the bill", ["The user and Ada split the bill."]),
     ("Yes and I moved to Ely", ["The user moved to Ely."]),
     ("Sold the van and I bought a bike", ["The user sold the van.", "The user bought a bike."]),
 ])
 def test_a_break_up_told_with_two_people_as_the_subject_is_one_fact_about_the_user(said, facts):
+    assert texts(Turn("user", said)) == facts
+
+
+@pytest.mark.parametrize(("said", "facts"), [
+    ("Tom and I got engaged!", ["The user and Tom got engaged."]),
+    ("my brother and I run a food truck", ["The user and their brother run a food truck."]),
+    ("Big week. Niamh and I adopted a greyhound", ["The user and Niamh adopted a greyhound."]),
+    ("since Oskar and I moved to Bergen, I walk everywhere", ["Since the user and Oskar moved to Bergen.",
+                                                             "The user walks everywhere."]),
+])
+def test_two_people_as_the_subject_keep_the_other_person(said, facts):
     assert texts(Turn("user", said)) == facts
 
 
