@@ -118,11 +118,18 @@ def about_now(query: str) -> bool:
     return not _PAST.search(query)
 
 
+#: An "if" that ends a statement, with no "would", "will" or "might" on either side, sets a condition on acting on the
+#: fact, not on the fact ("Reach them on 0161 … if anything comes up"): what-ifs are read in the statement alone.
+_MODAL = r"(?:\b(?:if|would|will|could|might|(?-i:may))\b|'d\b|'ll\b)"
+_CONDITION_AFTER = re.compile(rf"^(?P<said>(?:(?!{_MODAL}).)+?),?\s+if\b(?:(?!{_MODAL}).)*$", re.IGNORECASE | re.DOTALL)
+
+
 def not_current(content: str) -> bool:
     """True when ``content`` is framed as the distant past ("years ago", "as a child", "back in uni"), as
     a wish or what-if ("would love to", "if they won") or as a stay with an end ("for a month"), so it
     cannot be the current value of anything — unless another of its clauses says what holds now ("used to hate olives
     but now loves them", "grew up in Cork and still lives there")."""
+    content = _CONDITION_AFTER.sub(r"\g<said>", content)
     clauses = _CLAUSES.split(content)
     if not (_NOT_CURRENT.search(content) or _COMING.search(clauses[0])):
         return False
