@@ -19,7 +19,7 @@ of a miss is the labeller's and how much is the decision's or the distiller's.
 The misses are listed with their ``kind`` (the phrasing family), so a report says which kinds of
 sentence the server does not understand yet, not just how many.
 
-    python -m lesson_utils.evaluation.pairs lesson_utils/evaluation/data/dev_pairs.json [--decider model]
+    python -m lesson_utils.evaluation.pairs lesson_utils/evaluation/data/dev_pairs.json [--update-decider model]
 """
 
 from __future__ import annotations
@@ -168,13 +168,21 @@ def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None) -
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..memory_server.updates import DECIDERS
+
     parser = argparse.ArgumentParser(description="Score knowledge-update pairs on the local memory server.")
     parser.add_argument("path", nargs="?", default=str(DEV_PAIRS))
-    parser.add_argument("--update-decider", default="meaning", help="meaning (offline, default) or model")
+    parser.add_argument("--update-decider", default="meaning", choices=DECIDERS,
+                        help="meaning (offline, default) or model")
     args = parser.parse_args(argv)
     from ..memory_server.server import build_service
+    from ..models import ModelConfigurationError
 
-    report = evaluate_pairs(args.path, service=build_service(None, update_decider=args.update_decider))
+    try:
+        service = build_service(None, update_decider=args.update_decider)
+    except ModelConfigurationError as exc:  # --update-decider model with no model configured
+        parser.error(str(exc))
+    report = evaluate_pairs(args.path, service=service)
     print(report.summary())
     for miss in report.misses:
         print(f"  {miss['list']:<11} {miss['id']:<4} {miss['kind']:<28} {miss['why']}")

@@ -20,6 +20,7 @@ if __name__ == "__main__":  # before the imports below, which need the server ex
 from .docs import routes_text
 from .auth import ApiKeys
 from .server import DEFAULT_PORT, bind_socket, build_service, default_db_path
+from .updates import DECIDERS
 
 EXAMPLES = """examples (from the repository root):
   python course.py server                              durable SQLite file in your user data dir, port 3001
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="use an OpenAI-compatible /v1/embeddings endpoint instead of the built-in model, "
                              "e.g. http://localhost:11434/v1 (key from LESSON_EMBEDDINGS_API_KEY)")
     parser.add_argument("--embeddings-model", default=None, help="model name for --embeddings-url")
-    parser.add_argument("--update-decider", default="meaning", choices=["meaning", "model"],
+    parser.add_argument("--update-decider", default="meaning", choices=DECIDERS,
                         help="who decides that a new fact replaces an old one: the offline meaning decider "
                              "(default) or the model configured for the lessons (LOCAL_MODEL_BASE_URL, ...), "
                              "falling back to the offline one on any error")
@@ -71,7 +72,12 @@ def main(argv: list[str] | None = None) -> int:
         )
     db = args.db if args.db is not None else str(default_db_path())
     keys = ApiKeys(dict(args.api_key))  # a bad key table fails here, before the database is opened
-    service = build_service(None if db == ":memory:" else db, embedder=embedder, update_decider=args.update_decider)
+    from ..models import ModelConfigurationError
+
+    try:
+        service = build_service(None if db == ":memory:" else db, embedder=embedder, update_decider=args.update_decider)
+    except ModelConfigurationError as exc:  # --update-decider model with no model configured
+        parser.error(str(exc))
     try:
         sock = bind_socket(args.host, args.port)
     except OSError as exc:

@@ -12,7 +12,9 @@ import logging
 import pytest
 from cortadel import ChatMessage, SyncCortadelClient
 
+from lesson_utils.evaluation.pairs import main as pairs_main
 from lesson_utils.memory_server import start_memory_server
+from lesson_utils.memory_server.__main__ import main as server_main
 from lesson_utils.memory_server.meaning import MeaningDecider
 from lesson_utils.memory_server.model_decider import ModelDecider
 from lesson_utils.memory_server.updates import Fact, UpdateDecider, Verdict
@@ -87,6 +89,19 @@ def test_without_a_model_configured_it_says_what_to_set(offline, monkeypatch, tm
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ModelConfigurationError, match="LOCAL_MODEL_BASE_URL"):
         ModelDecider(fallback=offline)
+
+
+@pytest.mark.parametrize("main", [
+    lambda: server_main(["--db", ":memory:", "--port", "0", "--update-decider", "model"]),
+    lambda: pairs_main(["--update-decider", "model"]),
+], ids=["server", "pairs"])
+def test_the_command_lines_say_what_to_set_in_one_line_when_no_model_is_configured(main, monkeypatch, tmp_path, capsys):
+    for name in MODEL_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2 and capsys.readouterr().err.splitlines()[-1].endswith("update_decider='meaning'.")
 
 
 def test_the_local_server_takes_it_as_an_option(embedder, monkeypatch, tmp_path):
