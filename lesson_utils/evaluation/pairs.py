@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEV_PAIRS", "PairsReport", "evaluate_pairs"]
+__all__ = ["DEV_PAIRS", "PairsReport", "Trial", "evaluate_pairs", "try_update"]
 
 DEV_PAIRS = Path(__file__).with_name("data") / "dev_pairs.json"
 
@@ -114,6 +114,40 @@ class _User:
         request = SearchMemoriesRequest.model_validate({"user_id": self.user, "query": question, "top_k": 5})
         results = self.service.search(self.user, request)["results"]
         return results[0]["content"] if results else ""
+
+
+@dataclass
+class Trial:
+    """What the server made of two messages told one after the other: each memory, the attribute it was filed
+    under (``None``: none of the single-valued ones, so nothing for it to replace), and whether it is current."""
+
+    old: list[tuple[str, str | None, bool]]
+    new: list[tuple[str, str | None, bool]]
+
+    @property
+    def replaced(self) -> bool:
+        """The first message's memories are all no longer current, and the second's are."""
+        return bool(self.old and self.new) and not any(c for *_, c in self.old) and all(c for *_, c in self.new)
+
+    def __str__(self) -> str:
+        rows = [f"{'current ' if current else 'outdated'}  {attribute or '—':<18} {text}"
+                for said in (self.old, self.new) for text, attribute, current in said]
+        return "\n".join([*rows, f"replaced: {self.replaced}"])
+
+
+def try_update(old: str, new: str, *, service: Any = None) -> Trial:
+    """Tell ``old``, then ``new`` in a later session, as a fresh user of ``service`` (a ``MemoryService``; default:
+    a throwaway in-memory local server's): lesson 10's "try your own sentences"."""
+    from uuid import uuid4
+
+    if service is None:
+        from ..memory_server.server import build_service
+
+        service = build_service(None)
+    user = _User(service, f"try-{uuid4().hex[:8]}")
+    told = [user.say(text) for text in (old, new)]
+    first, second = ([(r.content, r.slot, bool(r.is_current)) for r in user.records(ids)] for ids in told)
+    return Trial(first, second)
 
 
 def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None) -> PairsReport:

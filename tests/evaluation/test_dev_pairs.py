@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from lesson_utils.evaluation.pairs import DEV_PAIRS, PairsReport, evaluate_pairs
+from lesson_utils.evaluation.pairs import DEV_PAIRS, PairsReport, evaluate_pairs, try_update
 
 DEV2_PAIRS = DEV_PAIRS.with_name("dev2_pairs.json")
 DEV4_PAIRS = DEV_PAIRS.with_name("dev4_pairs.json")
@@ -122,3 +122,10 @@ def test_the_reading_counts_a_message_whose_value_got_the_items_attribute(embedd
     service.store.close()
     assert (report.messages, report.messages_read) == (4, 3), report.summary()  # "phone number" is the phone family
     assert report.reading_rate >= report.update_accuracy
+
+
+def test_a_trial_shows_each_memory_its_attribute_and_whether_the_old_one_was_replaced():
+    moved = try_update("I rent a flat in Ghent.", "We've just bought a house in Bruges.")
+    assert moved.replaced and str(moved).splitlines()[0].startswith("outdated  home")
+    both = try_update("My dog is called Biscuit.", "My cat is called Pixel.")
+    assert not both.replaced and str(both).splitlines()[-1] == "replaced: False"
