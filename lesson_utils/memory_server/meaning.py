@@ -163,15 +163,15 @@ PREFERENCE = re.compile(r"\b(?:(?:favou?rite|prefer\w*|go-to|of choice|all-time|
                         r"|most (?:like|love|enjoy)s?\b)", re.IGNORECASE)
 #: A partner word followed by the partner's name or what they are called: the partner attribute itself.
 _NAMES_PARTNER = re.compile(rf"\b(?i:{PARTNER})(?:'s\s+name\b|[^,.;]{{0,20}}?\b(?:is|was|been|called|named)\b|,?\s+[A-Z])")
+#: Who did something with the user, as the distiller tells it ("The user and their girlfriend are binging …"): the
+#: relation word says who was there, not what the fact is about (``_TOLD_WITH`` looks past it).
+_COMPANION = re.compile(r"^(?:The user|[A-Z][\w-]*) and their [\w-]+")
 #: Attributes a fact tells only in some words, whatever examples it sits near. A person's name: a partner's relation
 #: word, a couple's verbs ("dating", "married", "seeing", "broke up") or "with" someone ("is with Lotte now"); the
 #: user's naming words ("called", "goes by", "known as") or "is" a name alone ("the user is Orla Kavanagh now"). Any
 #: name sits near the examples' names: a fact with none of these words ("Mei texts sometimes") names neither. An
 #: employer: work's words ("works", "job", "joined", "hired", "at Halden now"); "started Wild Acre on a friend's rec"
 #: is a show, "fixing the printer" a chore.
-#: Who did something with the user, as the distiller tells it ("The user and their girlfriend are binging …"): the
-#: word says who was there, not what the fact is about.
-_COMPANION = re.compile(r"^(?:The user|[A-Z][\w-]*) and their [\w-]+")
 _TOLD_WITH = {
     "employer": re.compile(r"\b(?:work\w*|jobs?|employ\w*|hired|joined|company|firm|position|role|contract|signed|"
                            r"poached|taken on|career|office|boss|colleagues?|salary|pay\w*|"

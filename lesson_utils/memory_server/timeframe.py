@@ -118,8 +118,9 @@ def about_now(query: str) -> bool:
     return not _PAST.search(query)
 
 
-#: An "if" that ends a statement, with no "would", "will" or "might" on either side, sets a condition on acting on the
-#: fact, not on the fact ("Reach them on 0161 … if anything comes up"): what-ifs are read in the statement alone.
+#: An "if" that ends a statement, with no would, will, could, might or may on either side, sets a condition on acting
+#: on the fact, not on the fact ("Reach them on 0161 … if anything comes up"): what-ifs are read in the statement
+#: alone.
 _MODAL = r"(?:\b(?:if|would|will|could|might|(?-i:may))\b|'d\b|'ll\b)"
 _CONDITION_AFTER = re.compile(rf"^(?P<said>(?:(?!{_MODAL}).)+?),?\s+if\b(?:(?!{_MODAL}).)*$", re.IGNORECASE | re.DOTALL)
 
