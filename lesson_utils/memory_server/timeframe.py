@@ -121,8 +121,16 @@ def about_now(query: str) -> bool:
 #: An "if" that ends a statement, with no would, will, could, might or may on either side, sets a condition on acting
 #: on the fact, not on the fact ("Reach them on 0161 … if anything comes up"): what-ifs are read in the statement
 #: alone.
-_MODAL = r"(?:\b(?:if|would|will|could|might|(?-i:may))\b|'d\b|'ll\b)"
-_CONDITION_AFTER = re.compile(rf"^(?P<said>(?:(?!{_MODAL}).)+?),?\s+if\b(?:(?!{_MODAL}).)*$", re.IGNORECASE | re.DOTALL)
+_MODAL = re.compile(r"\b(?:if|would|will|could|might|(?-i:may))\b|'d\b|'ll\b", re.IGNORECASE)
+_IF_AFTER = re.compile(r",?\s+if\b(?P<condition>.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def _without_condition(content: str) -> str:
+    """``content`` without an "if" clause that ends it after a statement, when neither side has a modal."""
+    hit = _IF_AFTER.search(content)
+    if hit and not _MODAL.search(content, 0, hit.start()) and not _MODAL.search(hit["condition"]):
+        return content[:hit.start()]
+    return content
 
 
 def not_current(content: str) -> bool:
@@ -130,7 +138,7 @@ def not_current(content: str) -> bool:
     a wish or what-if ("would love to", "if they won") or as a stay with an end ("for a month"), so it
     cannot be the current value of anything — unless another of its clauses says what holds now ("used to hate olives
     but now loves them", "grew up in Cork and still lives there")."""
-    content = _CONDITION_AFTER.sub(r"\g<said>", content)
+    content = _without_condition(content)
     clauses = _CLAUSES.split(content)
     if not (_NOT_CURRENT.search(content) or _COMING.search(clauses[0])):
         return False
