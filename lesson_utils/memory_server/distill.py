@@ -229,8 +229,6 @@ _SPLIT_UP = re.compile(
 #: Anything else two people did ("Tom and I got engaged", "my sister and I went to Rome") is one fact about both, told
 #: "I & Tom got engaged": the split into clauses took "Tom" for a clause of its own and lost him.
 _TOGETHER = re.compile(rf"{_TWO_OF_US}(?=\s+[a-z])")
-#: The other of two people after "I" (``_TOGETHER``'s "I & my sister"), kept beside the user as the subject.
-_AND_SOMEONE = rf"\s+&\s+(?:{_PERSON})"
 
 
 def _a_person(np: str) -> bool:
@@ -255,10 +253,10 @@ def _together(hit: re.Match) -> str:
 
 def _as_object(np: str) -> str:
     """"My wife" → "my wife", "partner" → "my partner", "hollis" → "Hollis": the other person, after the user."""
-    first = np.split()[0].casefold()
-    if first in ("my", "our") or re.fullmatch(RELATION, first, re.IGNORECASE):
-        return ("" if first in ("my", "our") else "my ") + np[0].lower() + np[1:]
-    return np[0].upper() + np[1:]
+    first, lowered = np.split()[0].casefold(), np[0].lower() + np[1:]
+    if first in ("my", "our"):
+        return lowered
+    return "my " + lowered if re.fullmatch(RELATION, first, re.IGNORECASE) else np[0].upper() + np[1:]
 
 
 def _sentences(text: str) -> list[str]:
@@ -333,6 +331,11 @@ def find_name(turns: Sequence[Turn]) -> str | None:
     return next((name for name in reversed(names) if name), None)
 
 
+#: "I" (or a leading "we") and its verb, with the other of two people after "I & " (``_TOGETHER``) and adverbs between.
+_SUBJECT_VERB = re.compile(
+    rf"\b(?:I|^[Ww]e)(?:\s+&\s+(?P<other>{_PERSON}))?(?P<adverbs>(?:\s+(?:{_ADVERB_RE}))*)\s+(?P<verb>[A-Za-z]+)")
+
+
 def _rewrite_first_person(clause: str, subject: str) -> str:
     """"I usually ship on Fridays" → "<subject> usually ships on Fridays"."""
     possessive = subject + "'s" if not subject.endswith("s") else subject + "'"
@@ -340,17 +343,17 @@ def _rewrite_first_person(clause: str, subject: str) -> str:
 
     def subject_verb(match: re.Match) -> str:
         nonlocal first
-        together, adverbs, verb = match.group(1), match.group(2) or "", match.group(3)
+        other, adverbs, verb = match["other"], match["adverbs"], match["verb"]
         if first:
             first = False
             said = subject if match.start() == 0 or subject != "The user" else "the user"
-            if together:  # "I & my sister went" → "The user and their sister went"
-                return f"{said} and {together.split('&', 1)[1].strip()}{adverbs} {verb}"
+            if other:  # _TOGETHER's "I & my sister went" → "The user and their sister went"
+                return f"{said} and {other}{adverbs} {verb}"
             return f"{said}{adverbs} {_third_person(verb)}"
         verb = {"am": "are", "was": "were"}.get(verb.lower(), verb)
         return f"they{adverbs} {verb}"
 
-    clause = re.sub(rf"\b(?:I|^[Ww]e)({_AND_SOMEONE})?((?:\s+(?:{_ADVERB_RE}))*)\s+([A-Za-z]+)", subject_verb, clause)
+    clause = _SUBJECT_VERB.sub(subject_verb, clause)
     if first:  # no "I" subject: the first "my" is the subject's ("Since May my home is in Graz")
         clause = re.sub(r"^(?:my|our)\b", possessive, clause, flags=re.IGNORECASE)
         mid = possessive if subject != "The user" else "the user's"
