@@ -116,6 +116,15 @@ class _User:
         return results[0]["content"] if results else ""
 
 
+def _service_or_throwaway(service: Any) -> Any:
+    """``service``, or a throwaway in-memory local server's, with its default decider."""
+    if service is not None:
+        return service
+    from ..memory_server.server import build_service
+
+    return build_service(None)
+
+
 @dataclass
 class Trial:
     """What the server made of two messages told one after the other: each memory, the attribute it was filed
@@ -140,11 +149,7 @@ def try_update(old: str, new: str, *, service: Any = None) -> Trial:
     a throwaway in-memory local server's): lesson 10's "try your own sentences"."""
     from uuid import uuid4
 
-    if service is None:
-        from ..memory_server.server import build_service
-
-        service = build_service(None)
-    user = _User(service, f"try-{uuid4().hex[:8]}")
+    user = _User(_service_or_throwaway(service), f"try-{uuid4().hex[:8]}")
     told = [user.say(text) for text in (old, new)]
     first, second = ([(r.content, r.slot, bool(r.is_current)) for r in user.records(ids)] for ids in told)
     return Trial(first, second)
@@ -154,10 +159,7 @@ def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None) -
     """Score a split's ``updates``, ``keeps`` and ``withdrawals`` on ``service`` (a ``MemoryService``;
     default: a throwaway in-memory local server's, with its default decider)."""
     data = _load(split)
-    if service is None:
-        from ..memory_server.server import build_service
-
-        service = build_service(None)
+    service = _service_or_throwaway(service)
     report = PairsReport()
     prefix = f"pairs-{data.get('split', 'split')}"
     for item in data.get("updates", []):
