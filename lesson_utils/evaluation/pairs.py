@@ -19,13 +19,18 @@ of a miss is the labeller's and how much is the decision's or the distiller's.
 The misses are listed with their ``kind`` (the phrasing family), so a report says which kinds of
 sentence the server does not understand yet, not just how many.
 
-    python -m lesson_utils.evaluation.pairs lesson_utils/evaluation/data/dev_pairs.json [--update-decider model]
+    python -m lesson_utils.evaluation.pairs lesson_utils/evaluation/data/dev_pairs.json [--understanding model]
+        [--every K]
+
+``--understanding model`` has the model in ``.env`` read every message (``memory_server/understanding.py``); the
+summary then adds the model's median seconds per message and how many turns fell back to the offline reader.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +54,10 @@ class PairsReport:
     messages: int = 0          # update messages, old and new
     messages_read: int = 0     # … whose value was stored under the item's attribute
     misses: list[dict[str, Any]] = field(default_factory=list)
+    #: With a model reading: its seconds for each message it read (one or two calls), and the turns it could
+    #: not read (the offline reader read them instead).
+    model_seconds: list[float] = field(default_factory=list)
+    fallbacks: int = 0
 
     @property
     def update_accuracy(self) -> float:
@@ -66,7 +75,10 @@ class PairsReport:
         return (f"updates {self.updates_right}/{self.updates} ({self.update_accuracy:.0%}) · "
                 f"false supersessions {self.false_supersessions}/{self.keeps} · "
                 f"withdrawals {self.withdrawals_honoured}/{self.withdrawals} · "
-                f"attribute read in {self.messages_read}/{self.messages} update messages")
+                f"attribute read in {self.messages_read}/{self.messages} update messages"
+                + (f" · model {statistics.median(self.model_seconds):.1f} s per message (median of "
+                   f"{len(self.model_seconds)}), {self.fallbacks} read offline after a model failure"
+                   if self.model_seconds else ""))
 
 
 def _family(attribute: str) -> str:
@@ -85,8 +97,8 @@ def _load(split: dict[str, Any] | str | Path) -> dict[str, Any]:
 class _User:
     """One fresh user of ``service``: say things in sessions, then look at what is current."""
 
-    def __init__(self, service: Any, user: str) -> None:
-        self.service, self.user, self.sessions = service, user, 0
+    def __init__(self, service: Any, user: str, report: PairsReport | None = None) -> None:
+        self.service, self.user, self.sessions, self.report = service, user, 0, report
 
     def say(self, text: str) -> list[str]:
         """Send ``text`` as a one-turn conversation in a new session; the ids it stored or touched."""
@@ -96,7 +108,12 @@ class _User:
         request = AddConversationRequest.model_validate({
             "user_id": self.user, "session_id": f"{self.user}-s{self.sessions}",
             "messages": [{"role": "user", "content": text, "uuid": f"{self.user}-t{self.sessions}"}]})
+        reader = getattr(self.service, "reader", None)
+        calls, fallbacks = (len(reader.endpoint.seconds), self.service.fallbacks) if reader else (0, 0)
         body = self.service.from_conversation(self.user, request)
+        if reader is not None and self.report is not None:
+            self.report.model_seconds.append(sum(reader.endpoint.seconds[calls:]))
+            self.report.fallbacks += self.service.fallbacks - fallbacks
         return [r["id"] for r in body.get("results", []) if r.get("id")]
 
     def _get(self, ids: list[str]) -> list[Any]:
@@ -155,15 +172,17 @@ def try_update(old: str, new: str, *, service: Any = None) -> Trial:
     return Trial(first, second)
 
 
-def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None) -> PairsReport:
+def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None, every: int = 1) -> PairsReport:
     """Score a split's ``updates``, ``keeps`` and ``withdrawals`` on ``service`` (a ``MemoryService``;
-    default: a throwaway in-memory local server's, with its default decider)."""
+    default: a throwaway in-memory local server's, with its default decider); ``every=3`` scores every third
+    item of each list (a sample, for trying a slow reader on dev)."""
     data = _load(split)
+    data = {**data, **{name: data.get(name, [])[::every] for name in ("updates", "keeps", "withdrawals")}}
     service = _service_or_throwaway(service)
     report = PairsReport()
     prefix = f"pairs-{data.get('split', 'split')}"
     for item in data.get("updates", []):
-        user = _User(service, f"{prefix}-{item['id']}")
+        user = _User(service, f"{prefix}-{item['id']}", report)
         old_ids = user.say(item["old"])
         new_ids = user.say(item["new"])
         family = _family(item.get("attribute", ""))
@@ -183,7 +202,7 @@ def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None) -
             report.misses.append({"list": "updates", "id": item["id"], "kind": item.get("kind", ""),
                                   "attribute": item.get("attribute", ""), "why": why})
     for item in data.get("keeps", []):
-        user = _User(service, f"{prefix}-{item['id']}")
+        user = _User(service, f"{prefix}-{item['id']}", report)
         ids = user.say(item["first"]) + user.say(item["second"])
         report.keeps += 1
         if not all(user.current(ids)):
@@ -191,7 +210,7 @@ def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None) -
             report.misses.append({"list": "keeps", "id": item["id"], "kind": item.get("why", ""),
                                   "why": "a memory was made not current"})
     for item in data.get("withdrawals", []):
-        user = _User(service, f"{prefix}-{item['id']}")
+        user = _User(service, f"{prefix}-{item['id']}", report)
         ids = user.say(item["fact"])
         user.say(item["withdrawal"])
         report.withdrawals += 1
@@ -204,21 +223,28 @@ def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None) -
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..memory_server.server import UNDERSTANDING, build_service
     from ..memory_server.updates import DECIDERS
 
     parser = argparse.ArgumentParser(description="Score knowledge-update pairs on the local memory server.")
     parser.add_argument("path", nargs="?", default=str(DEV_PAIRS))
     parser.add_argument("--update-decider", default="meaning", choices=DECIDERS,
                         help="meaning (offline, default) or model")
+    parser.add_argument("--understanding", default="offline", choices=UNDERSTANDING,
+                        help="who reads each message: offline (default), model (the model in .env: "
+                             "LOCAL_MODEL_BASE_URL ...), or auto")
+    parser.add_argument("--every", type=int, default=1, metavar="K",
+                        help="score every K-th item of each list (a sample; default 1: all)")
     args = parser.parse_args(argv)
-    from ..memory_server.server import build_service
+    if args.every < 1:
+        parser.error(f"--every takes a whole number from 1, not {args.every}")
     from ..models import ModelConfigurationError
 
     try:
-        service = build_service(None, update_decider=args.update_decider)
+        service = build_service(None, update_decider=args.update_decider, understanding=args.understanding)
     except ModelConfigurationError as exc:  # --update-decider model with no model configured
         parser.error(str(exc))
-    report = evaluate_pairs(args.path, service=service)
+    report = evaluate_pairs(args.path, service=service, every=args.every)
     print(report.summary())
     for miss in report.misses:
         print(f"  {miss['list']:<11} {miss['id']:<4} {miss['kind']:<28} {miss['why']}")

@@ -19,7 +19,7 @@ if __name__ == "__main__":  # before the imports below, which need the server ex
 
 from .docs import routes_text
 from .auth import ApiKeys
-from .server import DEFAULT_PORT, bind_socket, build_service, default_db_path
+from .server import DEFAULT_PORT, UNDERSTANDING, bind_socket, build_service, default_db_path
 from .updates import DECIDERS
 
 EXAMPLES = """examples (from the repository root):
@@ -57,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="who decides that a new fact replaces an old one: the offline meaning decider "
                              "(default) or the model configured for the lessons (LOCAL_MODEL_BASE_URL, ...), "
                              "falling back to the offline one on any error")
+    parser.add_argument("--understanding", default="auto", choices=UNDERSTANDING,
+                        help="who reads a conversation into memories: auto (default: the model configured for the "
+                             "lessons, LOCAL_MODEL_BASE_URL ..., when there is one; else the offline reader), "
+                             "model, or offline")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -75,8 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     from ..models import ModelConfigurationError
 
     try:
-        service = build_service(None if db == ":memory:" else db, embedder=embedder, update_decider=args.update_decider)
-    except ModelConfigurationError as exc:  # --update-decider model with no model configured
+        service = build_service(None if db == ":memory:" else db, embedder=embedder,
+                                update_decider=args.update_decider, understanding=args.understanding)
+    except ModelConfigurationError as exc:  # a model asked for and none configured
         parser.error(str(exc))
     try:
         sock = bind_socket(args.host, args.port)

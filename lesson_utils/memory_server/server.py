@@ -23,6 +23,8 @@ from .auth import ApiKeys
 from .embeddings import Embedder, default_embedder
 from .service import MemoryService
 from .store import MemoryStore
+from .model_endpoint import ModelEndpoint, endpoint_from_environment
+from .understanding import ModelReader
 from .updates import UpdateDecider, make_decider
 
 logger = logging.getLogger(__name__)
@@ -37,21 +39,51 @@ def default_db_path() -> Path:
     return platformdirs.user_data_path("lesson-utils", appauthor=False) / "memory-server.sqlite3"
 
 
+#: Who reads a conversation: ``auto`` (the lessons' model when one is configured, else offline), ``model``, ``offline``.
+UNDERSTANDING = ("auto", "model", "offline")
+
+
+def model_reader(understanding: str | ModelEndpoint = "auto") -> ModelReader | None:
+    """The model reader ``understanding`` asks for, or None for the offline reader.
+
+    ``"model"`` with no model the server can call is the lessons' one-line ``ModelConfigurationError``."""
+    if isinstance(understanding, ModelEndpoint):
+        return ModelReader(understanding)
+    if understanding not in UNDERSTANDING:
+        raise ValueError(f"understanding={understanding!r}: use one of {', '.join(UNDERSTANDING)}")
+    if understanding == "offline":
+        return None
+    endpoint = endpoint_from_environment()
+    if endpoint is None and understanding == "model":
+        from ..models import ModelConfigurationError
+
+        raise ModelConfigurationError(
+            "understanding='model' needs an OpenAI-compatible model: set LOCAL_MODEL_BASE_URL and LOCAL_MODEL "
+            "(or OPENAI_API_KEY) in .env, or use understanding='offline'.", variable="LOCAL_MODEL_BASE_URL")
+    return ModelReader(endpoint) if endpoint is not None else None
+
+
 def build_service(
     db_path: str | os.PathLike | None, *, embedder: Embedder | None = None,
-    update_decider: str | UpdateDecider = "meaning",
+    update_decider: str | UpdateDecider = "meaning", understanding: str | ModelEndpoint = "auto",
 ) -> MemoryService:
     """Open the store (re-embedding rows written by another embedder) and wire the service.
 
-    ``update_decider`` is who decides knowledge updates (``updates.py``): ``"meaning"`` (offline,
-    the default), ``"model"`` (the lessons' configured model, falling back to the offline one), or
-    an :class:`~lesson_utils.memory_server.updates.UpdateDecider` of your own."""
+    ``understanding`` is who reads a conversation (``understanding.py``): ``"auto"`` (the default: the model
+    the lessons are configured with, when there is one the server can call; else the offline reader),
+    ``"model"``, ``"offline"``, or a :class:`~.model_endpoint.ModelEndpoint`. ``update_decider`` is who decides
+    knowledge updates on the offline path (``updates.py``): ``"meaning"`` (the default), ``"model"`` (asks the
+    configured model about the offline reader's candidates only), or an
+    :class:`~lesson_utils.memory_server.updates.UpdateDecider` of your own."""
+    reader = model_reader(understanding)
     embedder = embedder if embedder is not None else default_embedder()
     decider = make_decider(update_decider, embedder.embed, key=embedder.model)
     store = MemoryStore(db_path, embedding_model=embedder.model, dim=embedder.dim, decider=decider)
     if store.stale_vectors:
         store.reembed_stale(embedder.embed)
-    return MemoryService(store, embedder)
+    if reader is not None:
+        logger.info("The memory server reads conversations with the model %s", reader.model)
+    return MemoryService(store, embedder, reader=reader)
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -166,6 +198,7 @@ def start_memory_server(
     api_keys: dict[str, str] | None = None,
     embedder: Embedder | None = None,
     update_decider: str | UpdateDecider = "meaning",
+    understanding: str | ModelEndpoint = "auto",
     startup_timeout: float = 60.0,
 ) -> MemoryServer:
     """Start a Cortadel-compatible memory server in the background and return once it is healthy.
@@ -183,12 +216,15 @@ def start_memory_server(
             offline decider, the default) or ``"model"`` — an option of this local server that asks
             the model configured for the lessons (``LOCAL_MODEL_BASE_URL`` …) and falls back to the
             offline decider on any error. It is for comparing deciders, not how Cortadel decides.
+        understanding: Who reads a conversation into memories: ``"auto"`` (the default) asks the model the
+            lessons are configured with, when there is one, and the offline reader otherwise; ``"model"`` or
+            ``"offline"`` force one. The model path falls back to the offline reader for a turn it cannot read.
 
     Returns a :class:`MemoryServer`: ``server.url`` for ``CORTADEL_BASE_URL``; ``server.stop()``,
     or use it as a (async) context manager.
     """
     keys = ApiKeys(api_keys)  # a bad key table fails here, before anything is opened
-    service = build_service(db_path, embedder=embedder, update_decider=update_decider)
+    service = build_service(db_path, embedder=embedder, update_decider=update_decider, understanding=understanding)
     try:
         sock = bind_socket(host, port)
     except OSError:

@@ -28,6 +28,7 @@ import json
 import logging
 import math
 import time
+from collections import deque
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,8 @@ from .request_models import (
 )
 from .store import MEMORY_TYPES, MemoryRecord, MemoryStore, NewMemory, Written
 from .timestamps import iso, unix_seconds
+from .model_endpoint import ModelAnswerError
+from .understanding import CANDIDATES, ModelReader, Reading
 from .updates import is_withdrawal
 
 logger = logging.getLogger(__name__)
@@ -64,10 +67,17 @@ def _valid_type(value: Any) -> str | None:
 class MemoryService:
     """Store + distillation + ranking, per operation. Thread-safe."""
 
-    def __init__(self, store: MemoryStore, embedder: Embedder, *, dedup_threshold: float | None = 0.9) -> None:
+    def __init__(self, store: MemoryStore, embedder: Embedder, *, dedup_threshold: float | None = 0.9,
+                 reader: ModelReader | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.dedup_threshold = dedup_threshold
+        #: The model that reads conversations (``understanding.py``); None: the offline reader does.
+        self.reader = reader
+        #: The newest turns the model read, with the exchange as sent and received (lesson 10 shows one).
+        self.readings: deque[Reading] = deque(maxlen=20)
+        #: Turns the model could not read (the offline reader read them), since the service started.
+        self.fallbacks = 0
         self.persons = PersonWords(embedder.embed)  # "paramedic in Bristol" describes the writer; "busy day at …" no one
 
     # -- operations ------------------------------------------------------------------------
@@ -144,6 +154,13 @@ class MemoryService:
 
     def from_conversation(self, user: str, request: AddConversationRequest) -> dict[str, Any]:
         turns = [Turn(role=m.role, content=m.content, uuid=m.uuid) for m in request.messages]
+        if self.reader is not None and not request.is_agent_memory:
+            try:
+                return self._read_with_model(user, request, turns)
+            except ModelAnswerError as exc:  # nothing was written yet: the offline reader reads this turn
+                self.fallbacks += 1
+                logger.warning("The model %s could not read a turn, so the offline reader did: %s",
+                               self.reader.model, exc)
         is_agent, transcript_path = request.is_agent_memory, request.transcript_path
         known_name = None if is_agent else self.store.latest_attribute(user, "user_name")
         facts = distill(turns, is_agent_memory=is_agent, known_name=known_name, is_person=self.persons.is_person)
@@ -171,6 +188,54 @@ class MemoryService:
             else:  # the contract leaves id empty for INVALIDATE; say which fact was withdrawn
                 withdrawn = "; ".join(r.content for r in written.replaced) or fact.text
                 results.append({"memory": withdrawn, "event": written.event})
+        return {"results": results}
+
+    def _read_with_model(self, user: str, request: AddConversationRequest, turns: list[Turn]) -> dict[str, Any]:
+        """The turn read by the model (at most two calls), then its decisions applied: see ``understanding.py``."""
+        assert self.reader is not None
+        facts, extracted = self.reader.extract(turns)
+        if not facts:
+            self.readings.append(Reading([], [], [extracted]))
+            return {"no_facts_extracted": True}
+        vectors = self.embedder.embed([fact.text for fact in facts])
+        candidates = [self.store.similar(user, fact.text, vector, CANDIDATES)
+                      for fact, vector in zip(facts, vectors, strict=True)]
+        decisions, decided = self.reader.decide(
+            facts, candidates, labels_of=lambda r: r.attributes.get("read_as") or {}, text_of=lambda r: r.content)
+        self.readings.append(Reading(facts, decisions, [extracted, *([decided] if decided else [])]))
+        uuids = [t.uuid for t in turns if t.role == "user" and t.uuid]
+        results, taken = [], set()
+        for fact, vector, decision in zip(facts, vectors, decisions, strict=True):
+            target = decision.target
+            if target is not None and target.id in taken:  # two facts of one turn never replace one memory twice
+                target, event = None, "ADD"
+            else:
+                event = decision.event
+            if event == "NONE":
+                results.append({"id": target.id, "memory": target.content, "event": "SKIP_DUPLICATE"})
+                continue
+            if event == "DELETE":
+                taken.add(target.id)
+                written = self.store.invalidate(user, [target])
+                results.append({"memory": target.content, "event": written.event})
+                continue
+            attributes: dict[str, Any] = {"source_turn_uuids": uuids, "origin": "conversation",
+                                          "read_by": self.reader.model, "read_as": fact.labels}
+            if request.transcript_path is not None:
+                attributes["transcript_path"] = request.transcript_path
+            memory = NewMemory(
+                user_id=user, content=fact.text, memory_type=classify.classify_memory_type(fact.text),
+                gist=classify.gist(fact.text), categories=classify.categorize(fact.text),
+                tags=list(request.tags or []), project=request.project, session_id=request.session_id,
+                attributes=attributes,
+            )
+            if event == "UPDATE":
+                taken.add(target.id)
+                written = self.store.replace(memory, vector, [target])
+            else:
+                written = self.store.write(memory, vector, dedup_threshold=self.dedup_threshold, check_updates=False)
+            assert written.record is not None
+            results.append({"id": written.record.id, "memory": fact.text, "event": written.event})
         return {"results": results}
 
     def search(self, user: str, request: SearchMemoriesRequest) -> dict[str, Any]:

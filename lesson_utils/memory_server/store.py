@@ -222,6 +222,52 @@ class MemoryStore:
                 old.invalid_at = at
             return Written("INVALIDATE", None, replaced)
 
+    # -- writes decided elsewhere (a model read the turn: ``understanding.py``) ---------------
+
+    def similar(self, user_id: str, text: str, vector: np.ndarray, k: int) -> list[MemoryRecord]:
+        """The user's ``k`` current memories most like a fact: its vector neighbours and BM25 matches, fused by
+        reciprocal rank (the candidates a model decides against; no rule chooses them)."""
+        scores: dict[int, float] = {}
+        with self._lock:
+            near = self.vectors.search(user_id, np.asarray(vector, dtype=np.float32), NEIGHBOURS)
+            words = self.text.search(user_id, text, NEIGHBOURS)
+            for ranked in ([seq for seq, _ in near], words):
+                for rank, seq in enumerate(ranked, 1):
+                    scores[seq] = scores.get(seq, 0.0) + 1.0 / (60 + rank)
+            best = sorted(scores, key=lambda seq: -scores[seq])[:k]
+            found = self.rows.fetch(best)
+        return [found[seq] for seq in best if seq in found and found[seq].is_current]
+
+    def replace(self, memory: NewMemory, vector: np.ndarray, old: Sequence[MemoryRecord]) -> Written:
+        """Store ``memory`` and make ``old`` not current in one transaction (``SUPERSEDE``); the same text already
+        current is a ``SKIP_DUPLICATE``, and a memory that stopped being current meanwhile is left as it is."""
+        vector = np.asarray(vector, dtype=np.float32)
+        with self._lock:
+            same = self.rows.current_duplicate(memory.user_id, normalise_text(memory.content))
+            if same is not None:
+                return Written("SKIP_DUPLICATE", same)
+            still = self.rows.fetch([r.seq for r in old])
+            replaced = [r for r in old if r.seq in still and still[r.seq].is_current]
+            record = self._insert_many([memory], [vector], supersede=replaced)[0]
+            for r in replaced:
+                r.invalid_at, r.superseded_by = record.created_at, record.id
+            return Written("SUPERSEDE" if replaced else "ADD", record, replaced)
+
+    def invalidate(self, user_id: str, old: Sequence[MemoryRecord]) -> Written:
+        """Withdraw ``old`` (those still current): not current from now, nothing stored (``INVALIDATE``)."""
+        with self._lock:
+            still = self.rows.fetch([r.seq for r in old])
+            replaced = [r for r in old if r.seq in still and still[r.seq].is_current]
+            if not replaced:
+                return Written("NONE", None)
+            at = now()
+            with self._transaction():
+                self._invalidate(user_id, replaced, at, None)
+            self.vectors.remove(user_id, [r.seq for r in replaced])
+            for r in replaced:
+                r.invalid_at = at
+            return Written("INVALIDATE", None, replaced)
+
     def _candidates(
         self, user_id: str, slot: str | None, neighbours: dict[int, MemoryRecord]
     ) -> tuple[list[MemoryRecord], list[Fact]]:

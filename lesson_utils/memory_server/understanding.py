@@ -1,0 +1,163 @@
+"""A model reads a turn: the facts in it, and what each does to the user's stored memories (mem0-style).
+
+Why: the server's offline reader is a small set of rules that reads only the phrasings it knows. With a model
+configured, the write path asks it instead, in at most two calls per turn (``prompts.py``): extract labelled
+facts, then decide ``ADD`` / ``UPDATE`` / ``DELETE`` / ``NONE`` for every fact at once, against the user's stored
+memories most like it. The code finds those candidates (by similarity, ``MemoryStore.similar``) and applies the
+decisions; it never reads English.
+
+A small model retires memories that are still true far more often than rules do, and a lost memory is the
+worse error: the user never sees what went. So a replacement must pass guard-rails in code, built from the
+model's own labels, not from phrases:
+
+* an ``UPDATE`` or ``DELETE`` names one of *that* fact's candidates (a number it was shown);
+* the model answered ``both_true: false`` for it (asked before the event);
+* the fact holds ``now`` and is something a person has ``single`` (one at a time); a past event, a plan or one
+  more pet is added, never a replacement;
+* the fact and the memory are about the same person (the ``whose`` each was labelled with when stored).
+
+A replacement that fails a guard is stored as an ``ADD``: nothing the user said is lost. Any failure of the model
+(:class:`~.model_endpoint.ModelAnswerError`, or an answer of the wrong shape) raises, and the service reads that
+turn with the offline reader instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .model_endpoint import ModelAnswerError, ModelEndpoint
+from .prompts import DECIDE_SCHEMA, EVENTS, EXTRACT_SCHEMA, WHEN, decide_messages, extract_messages
+
+__all__ = ["Decision", "ModelFact", "ModelReader", "Reading", "transcript"]
+
+logger = logging.getLogger(__name__)
+
+#: Stored memories shown with each new fact (mem0 shows five too).
+CANDIDATES = 5
+#: Output caps: a few facts, or a few decisions, fit well inside; a runaway model is cut and falls back.
+EXTRACT_MAX_TOKENS = 512
+DECIDE_MAX_TOKENS = 256
+
+
+@dataclass(frozen=True)
+class ModelFact:
+    """A fact as the model extracted and labelled it."""
+
+    text: str
+    whose: str = "user"
+    topic: str = ""
+    single: bool = False
+    when: str = "now"
+
+    @property
+    def labels(self) -> dict[str, Any]:
+        """What is stored beside the memory, so later decisions can check whose it is."""
+        return {"whose": self.whose, "topic": self.topic, "single": self.single, "when": self.when}
+
+    @property
+    def may_replace(self) -> bool:
+        return self.single and self.when == "now"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do with one new fact: ``event``, and the stored memory (``target``) it replaces or repeats."""
+
+    event: str
+    target: Any = None
+    #: Why a replacement the model asked for was stored as an ADD instead ("" when it was not).
+    vetoed: str = ""
+
+
+@dataclass
+class Reading:
+    """One turn read by the model: its facts, a decision for each, and the exchange as sent and received."""
+
+    facts: list[ModelFact]
+    decisions: list[Decision]
+    exchange: list[dict[str, Any]] = field(default_factory=list)
+
+
+def transcript(turns: Sequence[Any], *, limit: int = 6000) -> str:
+    """The turns as ``role: text`` lines, the newest kept whole when the whole is longer than ``limit``."""
+    lines = [f"{t.role}: {' '.join(str(t.content).split())}" for t in turns if str(t.content).strip()]
+    text = "\n".join(lines)
+    return text[-limit:]
+
+
+def _same_person(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
+class ModelReader:
+    """Reads turns with a model; see the module docstring for the guard-rails."""
+
+    def __init__(self, endpoint: ModelEndpoint) -> None:
+        self.endpoint = endpoint
+
+    @property
+    def model(self) -> str:
+        return self.endpoint.model
+
+    def extract(self, turns: Sequence[Any]) -> tuple[list[ModelFact], dict[str, Any]]:
+        """The labelled facts of ``turns`` (one model call), and the exchange."""
+        messages = extract_messages(transcript(turns))
+        answer = self.endpoint.complete_json(messages, EXTRACT_SCHEMA, name="facts", max_tokens=EXTRACT_MAX_TOKENS)
+        items = answer.get("facts")
+        if not isinstance(items, list):
+            raise ModelAnswerError(f"no facts list in {str(answer)[:100]!r}")
+        facts: list[ModelFact] = []
+        for item in items:
+            if not isinstance(item, dict) or not str(item.get("fact", "")).strip():
+                raise ModelAnswerError(f"a fact without text: {str(item)[:100]!r}")
+            facts.append(ModelFact(
+                text=" ".join(str(item["fact"]).split()), whose=str(item.get("whose") or "user").strip() or "user",
+                topic=str(item.get("topic") or "").strip(), single=item.get("single") is True,
+                when=str(item.get("when")) if item.get("when") in WHEN else "now"))
+        return facts, {"call": "extract", "sent": messages, "received": answer}
+
+    def decide(self, facts: Sequence[ModelFact], candidates: Sequence[Sequence[Any]],
+               *, labels_of: Callable[[Any], dict[str, Any]], text_of: Callable[[Any], str],
+               ) -> tuple[list[Decision], dict[str, Any] | None]:
+        """One decision per fact against its ``candidates`` (stored records; one model call, none when no fact
+        has a candidate), after the guard-rails; and the exchange."""
+        if not any(candidates):
+            return [Decision("ADD") for _ in facts], None
+        numbers: dict[str, int] = {}  # one number per stored memory, however many facts it is shown with
+        numbered = [[(numbers.setdefault(record.id, len(numbers) + 1), record) for record in found]
+                    for found in candidates]
+        messages = decide_messages([f.text for f in facts],
+                                   [[(n, text_of(r)) for n, r in rows] for rows in numbered])
+        answer = self.endpoint.complete_json(messages, DECIDE_SCHEMA, name="decisions", max_tokens=DECIDE_MAX_TOKENS)
+        items = answer.get("decisions")
+        if not isinstance(items, list) or len(items) != len(facts):
+            raise ModelAnswerError(f"{len(facts)} decisions expected: {str(answer)[:100]!r}")
+        decisions = [self._guarded(fact, item, dict(rows), labels_of)
+                     for fact, item, rows in zip(facts, items, numbered, strict=True)]
+        return decisions, {"call": "decide", "sent": messages, "received": answer}
+
+    @staticmethod
+    def _guarded(fact: ModelFact, item: Any, shown: dict[int, Any],
+                 labels_of: Callable[[Any], dict[str, Any]]) -> Decision:
+        if not isinstance(item, dict) or item.get("event") not in EVENTS:
+            raise ModelAnswerError(f"not a decision: {str(item)[:100]!r}")
+        event, target = item["event"], shown.get(item.get("id"))  # type: ignore[arg-type]
+        if event == "ADD":
+            return Decision("ADD")
+        if target is None:  # a number it was not shown for this fact
+            return Decision("ADD", vetoed=f"{event} named memory {item.get('id')!r}, not one shown for this fact")
+        if event == "NONE":
+            return Decision("NONE", target)
+        stored = labels_of(target)
+        if item.get("both_true") is not False:
+            why = "the model said both can be true"
+        elif event == "UPDATE" and not fact.may_replace:
+            why = f"a {'many-valued' if not fact.single else fact.when} fact replaces nothing"
+        elif not _same_person(stored.get("whose", "user"), fact.whose):
+            why = f"about {fact.whose!r}, the memory about {stored.get('whose', 'user')!r}"
+        else:
+            return Decision(event, target)
+        return Decision("ADD", vetoed=why)
