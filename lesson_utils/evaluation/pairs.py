@@ -149,6 +149,8 @@ class Trial:
 
     old: list[tuple[str, str | None, bool]]
     new: list[tuple[str, str | None, bool]]
+    #: When a model read the messages: its exchanges for the second one (extract, then decide), as sent and received.
+    exchange: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def replaced(self) -> bool:
@@ -169,7 +171,9 @@ def try_update(old: str, new: str, *, service: Any = None) -> Trial:
     user = _User(_service_or_throwaway(service), f"try-{uuid4().hex[:8]}")
     told = [user.say(text) for text in (old, new)]
     first, second = ([(r.content, r.slot, bool(r.is_current)) for r in user.records(ids)] for ids in told)
-    return Trial(first, second)
+    readings = getattr(user.service, "readings", None)
+    return Trial(first, second, list(readings[-1].exchange) if getattr(user.service, "reader", None) and readings
+                 else [])
 
 
 def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None, every: int = 1) -> PairsReport:
