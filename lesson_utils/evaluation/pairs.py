@@ -228,7 +228,9 @@ def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None, e
 
 def main(argv: list[str] | None = None) -> int:
     from ..memory_server.server import UNDERSTANDING, build_service
+    from ..memory_server.understanding import GUARDS, ModelReader
     from ..memory_server.updates import DECIDERS
+    from .replay import ReplayEndpoint
 
     parser = argparse.ArgumentParser(description="Score knowledge-update pairs on the local memory server.")
     parser.add_argument("path", nargs="?", default=str(DEV_PAIRS))
@@ -239,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
                              "LOCAL_MODEL_BASE_URL ...), or auto")
     parser.add_argument("--every", type=int, default=1, metavar="K",
                         help="score every K-th item of each list (a sample; default 1: all)")
+    parser.add_argument("--guards", nargs="*", default=None, choices=GUARDS,
+                        help="with a model: the guard-rails to apply (default all; none given: none), to compare designs")
+    parser.add_argument("--replay", metavar="PATH", help="with a model: answer each request already in this JSON file "
+                        "from it and add the new ones, so designs that differ only after the model are compared on "
+                        "the same answers")
     args = parser.parse_args(argv)
     if args.every < 1:
         parser.error(f"--every takes a whole number from 1, not {args.every}")
@@ -246,9 +253,18 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         service = build_service(None, update_decider=args.update_decider, understanding=args.understanding)
-    except ModelConfigurationError as exc:  # --update-decider model with no model configured
+    except ModelConfigurationError as exc:  # a model asked for and none configured
         parser.error(str(exc))
-    report = evaluate_pairs(args.path, service=service, every=args.every)
+    replay = None
+    if service.reader is not None:
+        replay = ReplayEndpoint.around(service.reader.endpoint, args.replay) if args.replay else None
+        service.reader = ModelReader(replay or service.reader.endpoint,
+                                     guards=GUARDS if args.guards is None else args.guards)
+    try:
+        report = evaluate_pairs(args.path, service=service, every=args.every)
+    finally:
+        if replay is not None:
+            replay.save()
     print(report.summary())
     for miss in report.misses:
         print(f"  {miss['list']:<11} {miss['id']:<4} {miss['kind']:<28} {miss['why']}")

@@ -84,15 +84,17 @@ class ModelEndpoint:
         self._http.close()
 
 
-def endpoint_from_environment(env: Mapping[str, str] | None = None, *, timeout: float = 60.0) -> ModelEndpoint | None:
+def endpoint_from_environment(env: Mapping[str, str] | None = None) -> ModelEndpoint | None:
     """The model the lessons are configured with, when the server can call it; None when they are offline.
 
     A configured model the server cannot call over plain HTTP (Azure, Foundry) is None too: the offline reader
-    reads for it. A broken configuration raises the lessons' one-line ``ModelConfigurationError``."""
-    from ..models import lesson_environment, resolve_model
+    reads for it. Its timeout is the lessons' ``LESSON_MODEL_TIMEOUT`` (one policy for every model call). A broken
+    configuration raises the lessons' one-line ``ModelConfigurationError``."""
+    from ..models import lesson_environment, read_policy, resolve_model
 
     env = dict(env) if env is not None else lesson_environment()[0]
     info = resolve_model(env)
+    timeout = read_policy(env, info.kind).timeout
     if info.kind not in CALLABLE_KINDS or not info.model:
         return None
     key_var = info.settings.get("api_key_var")

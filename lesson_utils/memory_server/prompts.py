@@ -14,9 +14,11 @@ Two calls per written turn, at most:
    first answers ``both_true`` — can the new fact and that memory both be true at once? — because a small model
    asked for the event first replaces memories that were still true.
 
-The fixed instructions and examples come first and the conversation last, so a server with a prompt cache
-(``llama-server``) reuses the prefix. The examples teach kinds of decision with sentences of their own, none
-from an evaluation set.
+Both calls send the same system message — the instructions for both tasks and their examples — and only the
+last message differs ("TASK extract" and the turn, or "TASK decide" and the facts). A server with a prompt cache
+(``llama-server`` keeps the last prompt) so reuses the whole fixed part on every call, whichever task comes next;
+two system prompts would alternate and re-read each other's every time. The examples teach kinds of decision
+with sentences of their own, none from an evaluation set.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["DECIDE_SCHEMA", "DECIDE_SYSTEM", "EVENTS", "EXTRACT_SCHEMA", "EXTRACT_SYSTEM", "WHEN",
+__all__ = ["DECIDE", "DECIDE_SCHEMA", "EVENTS", "EXTRACT", "EXTRACT_SCHEMA", "SYSTEM_PROMPT", "WHEN",
            "decide_messages", "extract_messages"]
 
 #: What a fact's time can be: holds now, is over, or is only planned or wished for.
@@ -33,8 +35,10 @@ WHEN = ("now", "past", "plan")
 #: What the deciding call may answer for each new fact.
 EVENTS = ("ADD", "UPDATE", "DELETE", "NONE")
 
-EXTRACT_SYSTEM = """\
-You read a chat between a user and an assistant and write down what is worth remembering about the user.
+SYSTEM = """\
+You keep a user's long-term memory. You do one of two tasks, named on the first line of the request.
+
+TASK extract: read a chat between a user and an assistant and write down what is worth remembering about the user.
 - One short standalone sentence per fact, in the third person, starting with "The user" or with the other person \
 it is about ("The user's sister lives in Cork.").
 - Only what the user said about themselves or the people in their life. Skip questions, greetings, small talk, \
@@ -49,23 +53,56 @@ For each fact also give:
 number, doctor, a favourite of one kind, the day of a weekly habit); false when several can be true together \
 (pets, hobbies, friends, languages, likes, trips, events);
 - "when": "now" (true now), "past" (over, or a finished event), or "plan" (a plan, wish or what-if).
-Answer with JSON only: {"facts": [...]}; {"facts": []} when there is nothing to remember."""
+Answer {"facts": [...]}; {"facts": []} when there is nothing to remember.
+
+TASK decide: for each NEW fact you see the STORED memories most like it, each with a number. For each new fact, \
+in order:
+- "both_true": can the new fact and the closest stored memory both be true at the same time? Two pets, two \
+hobbies, two friends, a past and a present, a plan and a present, someone else's fact and the user's: true. A new \
+home and the old home, a new employer and the old one, a fact and the same fact said to be over: false.
+- "event": "ADD" when it is new information and every stored memory stays true; "UPDATE" when it replaces a \
+stored memory that can no longer be true; "DELETE" when it says a stored memory has stopped or was wrong and \
+gives nothing new to store; "NONE" when a stored memory already says the same.
+- "id": the stored memory's number for UPDATE, DELETE and NONE; 0 for ADD.
+Answer {"decisions": [...]}, one per new fact, in order.
+
+Answer with JSON only.
+"""
 
 EXTRACT_EXAMPLES: list[tuple[str, dict[str, Any]]] = [
     (("user: morning! finally handed in my notice at the council, I start as a park ranger next month. "
-     "my brother thinks I'm mad lol\nassistant: Congratulations!"),
+      "my brother thinks I'm mad lol\nassistant: Congratulations!"),
      {"facts": [
          {"fact": "The user is leaving their job at the council.", "whose": "user", "topic": "employer",
           "single": True, "when": "now"},
          {"fact": "The user will start working as a park ranger next month.", "whose": "user", "topic": "job",
           "single": True, "when": "plan"}]}),
     (("user: can you suggest a pasta recipe? I've gone vegetarian, so nothing with bacon. Also my daughter Ines "
-     "is allergic to nuts.\nassistant: Sure, try this."),
+      "is allergic to nuts.\nassistant: Sure, try this."),
      {"facts": [
          {"fact": "The user is vegetarian.", "whose": "user", "topic": "diet", "single": True, "when": "now"},
          {"fact": "The user's daughter Ines is allergic to nuts.", "whose": "Ines", "topic": "allergy",
           "single": False, "when": "now"}]}),
     ("user: what's the capital of Peru?\nassistant: Lima.", {"facts": []}),
+]
+
+DECIDE_EXAMPLES: list[tuple[str, dict[str, Any]]] = [
+    (("NEW 1: The user works as a dental nurse.\n  STORED 1: The user works as a bus driver.\n"
+      "  STORED 2: The user's wife is a teacher.\n"
+      "NEW 2: The user has a tortoise called Pebble.\n  STORED 3: The user has a dog.\n"
+      "NEW 3: The user no longer swims on Sundays.\n  STORED 4: The user swims on Sunday mornings.\n"
+      "  STORED 5: The user likes the sea."),
+     {"decisions": [
+         {"fact": 1, "both_true": False, "event": "UPDATE", "id": 1},
+         {"fact": 2, "both_true": True, "event": "ADD", "id": 0},
+         {"fact": 3, "both_true": False, "event": "DELETE", "id": 4}]}),
+    (("NEW 1: The user's brother moved to Oslo.\n  STORED 1: The user lives in Bergen.\n"
+      "NEW 2: The user lived in Rome as a child.\n  STORED 1: The user lives in Bergen.\n"
+      "NEW 3: The user is vegetarian.\n  STORED 2: The user does not eat meat."),
+     {"decisions": [
+         {"fact": 1, "both_true": True, "event": "ADD", "id": 0},
+         {"fact": 2, "both_true": True, "event": "ADD", "id": 0},
+         {"fact": 3, "both_true": True, "event": "NONE", "id": 2}]}),
 ]
 
 EXTRACT_SCHEMA: dict[str, Any] = {
@@ -81,37 +118,6 @@ EXTRACT_SCHEMA: dict[str, Any] = {
         }}}},
 }
 
-DECIDE_SYSTEM = """\
-You keep a user's long-term memory up to date. For each NEW fact you see the STORED memories most like it, each \
-with a number. For each new fact, in order:
-- "both_true": can the new fact and the closest stored memory both be true at the same time? Two pets, two \
-hobbies, two friends, a past and a present, a plan and a present, someone else's fact and the user's: true. A new \
-home and the old home, a new employer and the old one, a fact and the same fact said to be over: false.
-- "event": "ADD" when it is new information and every stored memory stays true; "UPDATE" when it replaces a \
-stored memory that can no longer be true; "DELETE" when it says a stored memory has stopped or was wrong and \
-gives nothing new to store; "NONE" when a stored memory already says the same.
-- "id": the stored memory's number for UPDATE, DELETE and NONE; 0 for ADD.
-Answer with JSON only: {"decisions": [{"fact": 1, "both_true": ..., "event": ..., "id": ...}, ...]}."""
-
-DECIDE_EXAMPLES: list[tuple[str, dict[str, Any]]] = [
-    (("NEW 1: The user works as a dental nurse.\n  STORED 1: The user works as a bus driver.\n"
-     "  STORED 2: The user's wife is a teacher.\n"
-     "NEW 2: The user has a tortoise called Pebble.\n  STORED 3: The user has a dog.\n"
-     "NEW 3: The user no longer swims on Sundays.\n  STORED 4: The user swims on Sunday mornings.\n"
-     "  STORED 5: The user likes the sea."),
-     {"decisions": [
-         {"fact": 1, "both_true": False, "event": "UPDATE", "id": 1},
-         {"fact": 2, "both_true": True, "event": "ADD", "id": 0},
-         {"fact": 3, "both_true": False, "event": "DELETE", "id": 4}]}),
-    (("NEW 1: The user's brother moved to Oslo.\n  STORED 1: The user lives in Bergen.\n"
-     "NEW 2: The user lived in Rome as a child.\n  STORED 2: The user lives in Bergen.\n"
-     "NEW 3: The user is vegetarian.\n  STORED 3: The user does not eat meat."),
-     {"decisions": [
-         {"fact": 1, "both_true": True, "event": "ADD", "id": 0},
-         {"fact": 2, "both_true": True, "event": "ADD", "id": 0},
-         {"fact": 3, "both_true": True, "event": "NONE", "id": 3}]}),
-]
-
 DECIDE_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["decisions"],
     "properties": {"decisions": {"type": "array", "maxItems": 8, "items": {
@@ -124,18 +130,28 @@ DECIDE_SCHEMA: dict[str, Any] = {
         }}}},
 }
 
+EXTRACT, DECIDE = "TASK extract", "TASK decide"
 
-def _shots(system: str, examples: Sequence[tuple[str, dict[str, Any]]], last: str) -> list[dict[str, str]]:
-    """The system prompt, each example as a user turn and the JSON answer, then ``last``: the fixed part first."""
-    messages = [{"role": "system", "content": system}]
-    for said, answer in examples:
-        messages += [{"role": "user", "content": said}, {"role": "assistant", "content": json.dumps(answer)}]
-    return [*messages, {"role": "user", "content": last}]
+
+def _examples() -> str:
+    """Every example of both tasks, as request and answer, for the fixed system prompt."""
+    shots = [(EXTRACT, said, answer) for said, answer in EXTRACT_EXAMPLES]
+    shots += [(DECIDE, said, answer) for said, answer in DECIDE_EXAMPLES]
+    return "\n\n".join(f"Example request:\n{task}\n{said}\nAnswer:\n{json.dumps(answer)}" for task, said, answer in shots)
+
+
+#: The one system message both calls send: instructions, then examples; nothing of the turn is in it, so a
+#: server's prompt cache reuses all of it from one call to the next, whichever task comes next.
+SYSTEM_PROMPT = f"{SYSTEM}\n{_examples()}"
+
+
+def _request(task: str, body: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": f"{task}\n{body}"}]
 
 
 def extract_messages(transcript: str) -> list[dict[str, str]]:
     """The extraction request for a conversation written as ``role: text`` lines."""
-    return _shots(EXTRACT_SYSTEM, EXTRACT_EXAMPLES, transcript)
+    return _request(EXTRACT, transcript)
 
 
 def decide_messages(new: Sequence[str], stored: Sequence[Sequence[tuple[int, str]]]) -> list[dict[str, str]]:
@@ -144,4 +160,4 @@ def decide_messages(new: Sequence[str], stored: Sequence[Sequence[tuple[int, str
     for i, (fact, memories) in enumerate(zip(new, stored, strict=True), 1):
         lines.append(f"NEW {i}: {fact}")
         lines += [f"  STORED {number}: {text}" for number, text in memories] or ["  (no stored memory like it)"]
-    return _shots(DECIDE_SYSTEM, DECIDE_EXAMPLES, "\n".join(lines))
+    return _request(DECIDE, "\n".join(lines))

@@ -31,12 +31,15 @@ from typing import Any
 from .model_endpoint import ModelAnswerError, ModelEndpoint
 from .prompts import DECIDE_SCHEMA, EVENTS, EXTRACT_SCHEMA, WHEN, decide_messages, extract_messages
 
-__all__ = ["Decision", "ModelFact", "ModelReader", "Reading", "transcript"]
+__all__ = ["GUARDS", "Decision", "ModelFact", "ModelReader", "Reading", "transcript"]
 
 logger = logging.getLogger(__name__)
 
 #: Stored memories shown with each new fact (mem0 shows five too).
 CANDIDATES = 5
+#: The guard-rails a replacement must pass besides naming a memory it was shown: the model's ``both_true`` answer,
+#: and the labels (``single``, ``when``, ``whose``) of the new fact and of the memory.
+GUARDS = ("both_true", "labels")
 #: Output caps: a few facts, or a few decisions, fit well inside; a runaway model is cut and falls back.
 EXTRACT_MAX_TOKENS = 512
 DECIDE_MAX_TOKENS = 256
@@ -95,8 +98,13 @@ def _same_person(a: str, b: str) -> bool:
 class ModelReader:
     """Reads turns with a model; see the module docstring for the guard-rails."""
 
-    def __init__(self, endpoint: ModelEndpoint) -> None:
+    def __init__(self, endpoint: ModelEndpoint, *, guards: Sequence[str] = GUARDS) -> None:
+        unknown = set(guards) - set(GUARDS)
+        if unknown:
+            raise ValueError(f"guards={sorted(unknown)}: use any of {', '.join(GUARDS)}")
         self.endpoint = endpoint
+        #: Which guard-rails apply (all, unless a benchmark compares designs): see the module docstring.
+        self.guards = frozenset(guards)
 
     @property
     def model(self) -> str:
@@ -139,8 +147,7 @@ class ModelReader:
                      for fact, item, rows in zip(facts, items, numbered, strict=True)]
         return decisions, {"call": "decide", "sent": messages, "received": answer}
 
-    @staticmethod
-    def _guarded(fact: ModelFact, item: Any, shown: dict[int, Any],
+    def _guarded(self, fact: ModelFact, item: Any, shown: dict[int, Any],
                  labels_of: Callable[[Any], dict[str, Any]]) -> Decision:
         if not isinstance(item, dict) or item.get("event") not in EVENTS:
             raise ModelAnswerError(f"not a decision: {str(item)[:100]!r}")
@@ -151,12 +158,12 @@ class ModelReader:
             return Decision("ADD", vetoed=f"{event} named memory {item.get('id')!r}, not one shown for this fact")
         if event == "NONE":
             return Decision("NONE", target)
-        stored = labels_of(target)
-        if item.get("both_true") is not False:
+        stored, labels = labels_of(target), "labels" in self.guards
+        if "both_true" in self.guards and item.get("both_true") is not False:
             why = "the model said both can be true"
-        elif event == "UPDATE" and not fact.may_replace:
+        elif labels and event == "UPDATE" and not fact.may_replace:
             why = f"a {'many-valued' if not fact.single else fact.when} fact replaces nothing"
-        elif not _same_person(stored.get("whose", "user"), fact.whose):
+        elif labels and not _same_person(stored.get("whose", "user"), fact.whose):
             why = f"about {fact.whose!r}, the memory about {stored.get('whose', 'user')!r}"
         else:
             return Decision(event, target)

@@ -20,7 +20,7 @@ from lesson_utils.evaluation.pairs import main as pairs_main
 from lesson_utils.memory_server import start_memory_server
 from lesson_utils.memory_server.__main__ import main as server_main
 from lesson_utils.memory_server.model_endpoint import ModelEndpoint, endpoint_from_environment
-from lesson_utils.memory_server.prompts import DECIDE_SYSTEM, EXTRACT_SYSTEM
+from lesson_utils.memory_server.prompts import SYSTEM_PROMPT
 from lesson_utils.memory_server.request_models import AddConversationRequest
 from lesson_utils.memory_server.server import build_service
 from lesson_utils.models import ModelConfigurationError
@@ -93,8 +93,8 @@ def test_a_first_turn_costs_one_call_constrained_by_a_schema_with_the_fixed_prom
     [asked] = stand_in.requests  # nothing stored yet: nothing to decide against, so no second call
     assert asked["temperature"] == 0 and asked["response_format"]["type"] == "json_schema"
     assert asked["response_format"]["json_schema"]["schema"]["required"] == ["facts"]
-    assert asked["messages"][0] == {"role": "system", "content": EXTRACT_SYSTEM}
-    assert asked["messages"][-1]["content"] == "user: I live in Lyon."
+    assert asked["messages"] == [{"role": "system", "content": SYSTEM_PROMPT},
+                                 {"role": "user", "content": "TASK extract\nuser: I live in Lyon."}]
 
 
 def test_an_update_supersedes_the_memory_the_model_named_in_one_deciding_call(model_service):
@@ -107,8 +107,9 @@ def test_an_update_supersedes_the_memory_the_model_named_in_one_deciding_call(mo
     assert [r["event"] for r in body["results"]] == ["SUPERSEDE"]
     assert current(service) == ["The user lives in Porto."]
     deciding = stand_in.requests[-1]
-    assert len(stand_in.requests) == 3 and deciding["messages"][0]["content"] == DECIDE_SYSTEM
-    assert deciding["messages"][-1]["content"] == "NEW 1: The user lives in Porto.\n  STORED 1: The user lives in Lyon."
+    assert len(stand_in.requests) == 3 and deciding["messages"] == [
+        {"role": "system", "content": SYSTEM_PROMPT},  # the same fixed prefix as the extraction: one prompt cache
+        {"role": "user", "content": "TASK decide\nNEW 1: The user lives in Porto.\n  STORED 1: The user lives in Lyon."}]
     old = service.store.list_memories("ana", page=1, size=50, include_superseded=True)[0]
     assert [r.superseded_by for r in old if not r.is_current] == [body["results"][0]["id"]]
 
@@ -144,7 +145,7 @@ def test_the_exchange_is_kept_as_sent_and_received(model_service):
     [reading] = service.readings
     [exchange] = reading.exchange
     assert exchange["call"] == "extract" and exchange["received"]["facts"][0]["fact"] == "The user lives in Lyon."
-    assert exchange["sent"][-1]["content"] == "user: I live in Lyon."
+    assert exchange["sent"][-1]["content"] == "TASK extract\nuser: I live in Lyon."
 
 
 def test_one_users_memories_are_never_another_users_candidates(model_service):
