@@ -67,6 +67,7 @@ def _ensure_venv(extras: str) -> Path:
     stamp_file = VENV / f".course-install-{extras.replace(',', '+') or 'base'}"
     stamp = _install_stamp(extras)
     if stamp_file.is_file() and stamp_file.read_text(encoding="utf-8") == stamp:
+        _refresh_git_after_saves(VENV)
         return python
     env = {**os.environ, **QUIET_BUILD}
     _run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", env=env)
@@ -74,6 +75,7 @@ def _ensure_venv(extras: str) -> Path:
     _run(python, "-m", "pip", "install", "--quiet", "--no-compile", "-e", f".[{extras}]" if extras else ".", env=env)
     stamp_file.write_text(stamp, encoding="utf-8")
     _strip_outputs_in_git(python)
+    _refresh_git_after_saves(VENV)
     return python
 
 
@@ -101,6 +103,29 @@ def _strip_outputs_in_git(python: Path) -> None:
         if completed.returncode != 0:
             print(f"note: could not set up output stripping for git ({completed.stderr.strip()})", flush=True)
             return
+
+
+def _refresh_git_after_saves(prefix: Path) -> None:
+    """Have the course's Jupyter (JupyterLab saves, `nbconvert --inplace`) keep `git status` clean after a run.
+
+    With the filter, git *stores* an executed lesson as the committed one, but `git status` reports a file
+    whose size changed as modified without filtering it. `lesson_utils.notebook_git` refreshes the index entry
+    of a saved lesson whose filtered content is unchanged; this writes the Jupyter configuration that calls it
+    into the environment's own `etc/jupyter`, which Jupyter reads wherever it is started from.
+    """
+    if not (ROOT / ".git").exists():
+        return
+    import json
+
+    sys.path.insert(0, str(ROOT))
+    try:
+        from lesson_utils.notebook_git import JUPYTER_CONFIG
+    finally:
+        sys.path.remove(str(ROOT))
+    folder = Path(prefix) / "etc" / "jupyter"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, settings in JUPYTER_CONFIG.items():
+        (folder / name).write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
 
 
 def _reset(python: Path, names: list[str]) -> None:

@@ -72,9 +72,15 @@ def is_summary(message: Any) -> bool:
     return bool(summarised_ids(message))
 
 
-def summary_replaced_older_turns(request: Any, session: Any, *, most_verbatim: int, source_id: str = "in_memory") -> bool:
+def summary_replaced_older_turns(request: Any, session: Any, *, most_verbatim: int | None = None,
+                                 source_id: str = "in_memory") -> bool:
     """True when ``request`` opened with an assistant summary that is not in the stored history, and the
-    messages it replaced plus those sent verbatim (at most ``most_verbatim``) are the whole earlier history."""
+    messages it replaced plus those sent verbatim are the whole earlier history (nothing lost, turn 1 not sent).
+
+    How many older messages the summary replaced depends on how long the replies were (the summariser's input
+    budget takes whole turns, oldest first, until it is full), so ``most_verbatim`` — at most that many sent
+    verbatim — is a claim about the model's replies; a lesson checks it with :func:`sent_verbatim` instead.
+    """
     stored = _stored(session, source_id)
     summary, verbatim = request.messages[0], request.messages[1:-1]
     return (
@@ -83,8 +89,13 @@ def summary_replaced_older_turns(request: Any, session: Any, *, most_verbatim: i
         and summary.text not in [message.text for message in stored]
         and len(summarised_ids(summary)) + len(verbatim) == len(stored) - 2
         and stored[0].text not in [message.text for message in request.messages]
-        and len(verbatim) <= most_verbatim
+        and (most_verbatim is None or len(verbatim) <= most_verbatim)
     )
+
+
+def sent_verbatim(request: Any) -> int:
+    """How many earlier messages ``request`` sent verbatim after its opening summary (not the new turn)."""
+    return len(request.messages[1:-1]) if request.messages and is_summary(request.messages[0]) else len(request.messages) - 1
 
 
 def stored_but_excluded(session: Any, text: str, source_id: str = "in_memory") -> bool:

@@ -11,11 +11,16 @@ other exception is the learner's code failing, and becomes a hint too.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
+import io
+import logging
+import re
 import threading
 import traceback
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 Checker = Callable[[Any], "Awaitable[None] | None"]
@@ -87,23 +92,90 @@ def check(exercise_id: str, answer: Any) -> bool:
     """Run the checker of ``exercise_id`` on ``answer``; print ``✅ …`` or ``❌ … hint``; return a bool.
 
     It never raises: an unknown id, an untouched stub, a wrong type or an exception in the learner's
-    code each give a one-line hint.
+    code each give a one-line hint. It prints at most three lines: the verdict, then at most one line for
+    what the answer logged while it ran (repeated warnings collapsed into one, with a count) and one for
+    what it printed, both held back so that they cannot bury the verdict.
     """
     entry = EXERCISES.get(exercise_id)
     if entry is None:
         known = ", ".join(sorted(EXERCISES)) or "none registered"
         print(f"\u274c no exercise {exercise_id!r}; the ids are: {known}")
         return False
+    with _held_back() as held:
+        try:
+            _run(entry.checker, answer)
+            verdict, passed = f"\u2705 {entry.id} \u00b7 {entry.title}: correct", True
+        except Hint as hint:
+            verdict, passed = f"\u274c {entry.id} \u00b7 {entry.title}: {hint}", False
+        except Exception as exc:  # a checker bug must not look like the learner's fault, nor raise
+            verdict, passed = f"\u274c {entry.id}: the check itself failed ({type(exc).__name__}: {exc}); please report it", False
+    print(" ".join(verdict.split("\n")))
+    for line in held.summary():
+        print(line)
+    return passed
+
+
+@dataclass
+class _HeldBack:
+    """What an answer logged and printed while its check ran."""
+
+    records: list[logging.LogRecord] = field(default_factory=list)
+    printed: io.StringIO = field(default_factory=io.StringIO)
+
+    def summary(self) -> list[str]:
+        """At most two lines: the log records, repeats collapsed with a count, and how much was printed."""
+        lines = []
+        if self.records:
+            repeats = Counter(map(_kind, self.records))
+            kind, times = repeats.most_common(1)[0]
+            example = next(r for r in self.records if _kind(r) == kind)
+            said = _shortened(f"{example.levelname.lower()} from {example.name}: {example.getMessage()}")
+            more = len(self.records) - times
+            lines.append(f"   logged while checking: {said} (\u00d7{times})"
+                         + (f", and {more} other message{'s' * (more != 1)}" if more else ""))
+        printed = [line for line in self.printed.getvalue().splitlines() if line.strip()]
+        if printed:
+            lines.append(f"   printed while checking: {len(printed)} line{'s' * (len(printed) != 1)}, first "
+                         f"{_shortened(printed[0])!r} (call your code outside check() to see them all)")
+        return lines
+
+
+def _kind(record: logging.LogRecord) -> str:
+    """A log message with its numbers blanked: the same warning about another port or count is a repeat."""
+    return re.sub(r"\d+", "#", f"{record.name} {record.getMessage()}")
+
+
+def _shortened(text: str, limit: int = 140) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+class _Collect(logging.Handler):
+    def __init__(self, records: list[logging.LogRecord]) -> None:
+        super().__init__(logging.NOTSET)
+        self.records = records
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextlib.contextmanager
+def _held_back() -> Iterator[_HeldBack]:
+    """Hold back what the answer logs (through the root logger) and prints while it is checked."""
+    held = _HeldBack()
+    root = logging.getLogger()
+    handlers = root.handlers[:]
+    collect = _Collect(held.records)
+    for handler in handlers:
+        root.removeHandler(handler)
+    root.addHandler(collect)
     try:
-        _run(entry.checker, answer)
-    except Hint as hint:
-        print(f"\u274c {entry.id} \u00b7 {entry.title}: {hint}")
-        return False
-    except Exception as exc:  # a checker bug must not look like the learner's fault, nor raise
-        print(f"\u274c {entry.id}: the check itself failed ({type(exc).__name__}: {exc}); please report it")
-        return False
-    print(f"\u2705 {entry.id} \u00b7 {entry.title}: correct")
-    return True
+        with contextlib.redirect_stdout(held.printed), contextlib.redirect_stderr(held.printed):
+            yield held
+    finally:
+        root.removeHandler(collect)
+        for handler in handlers:
+            root.addHandler(handler)
 
 
 def _run(checker: Checker, answer: Any) -> None:

@@ -13,6 +13,7 @@ from lesson_utils.checks.l03_short_term_memory import (
     sent_whole_history,
     stored_but_excluded,
     summarised_ids,
+    sent_verbatim,
     summary_replaced_older_turns,
     turns_sent,
 )
@@ -117,6 +118,15 @@ def test_summary_replaced_older_turns() -> None:
     assert not summary_replaced_older_turns(short, session, most_verbatim=2)  # turn 2 vanished unsummarised
     no_summary = _Request([*stored[2:6], _user(TURNS[3])])
     assert not summary_replaced_older_turns(no_summary, session, most_verbatim=4)
+
+
+def test_how_many_turns_a_summary_replaced_is_left_to_the_model() -> None:
+    """Long replies fill the summariser's input budget sooner: fewer turns summarised, more sent verbatim."""
+    stored = _history(4)
+    session = _session(stored)
+    fewer = _Request([_summary("Priya.", ["u1", "a1"]), *stored[2:6], _user(TURNS[3])])
+    assert summary_replaced_older_turns(fewer, session) and not summary_replaced_older_turns(fewer, session, most_verbatim=2)
+    assert sent_verbatim(fewer) == 4 and sent_verbatim(_Request([*stored[2:6], _user(TURNS[3])])) == 4
 
 
 def test_stored_but_excluded() -> None:

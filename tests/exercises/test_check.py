@@ -85,3 +85,40 @@ def test_every_registered_exercise_names_a_lesson_notebook():
     for entry in EXERCISES.values():
         assert entry.lesson in lessons, f"{entry.id} names lesson {entry.lesson}, which has no notebook"
         assert entry.title
+
+
+def test_a_wrong_answer_that_fails_open_many_times_prints_at_most_three_lines(scratch_registry, capsys, caplog):
+    """~110 fail-open warnings from the shared reporter (a down memory server) collapse into one line with a count."""
+    from lesson_utils.cortadel.errors import FailureReporter
+
+    @exercise("99.recall", title="recall with the server down")
+    async def checker(answer):
+        if await call_learner(answer) != "the hotel":
+            raise Hint("the reply should name the hotel")
+
+    def answer():
+        reporter = FailureReporter()
+        for _ in range(110):
+            reporter.report(ConnectionError("connection refused"), "search")
+        reporter.report(TimeoutError("timed out"), "add_conversation")
+        print("thinking…\nstill thinking…")
+        return "no idea"
+
+    assert check("99.recall", answer) is False
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) <= 3, lines
+    assert lines[0].startswith("\u274c 99.recall") and "the reply should name the hotel" in lines[0]
+    assert "Cortadel search failed; continuing without long-term memory" in lines[1] and "(\u00d7110)" in lines[1]
+    assert "and 1 other message" in lines[1]
+    assert "printed while checking: 2 lines" in lines[2]
+
+
+def test_what_a_check_held_back_goes_back_to_where_it_was(scratch_registry, capsys):
+    import logging
+
+    _register_double(scratch_registry)
+    handlers = logging.getLogger().handlers[:]
+    check("99.double", lambda n: print("hi") or n * 2)
+    assert logging.getLogger().handlers == handlers
+    print("after")
+    assert capsys.readouterr().out.splitlines()[-1] == "after"

@@ -54,3 +54,36 @@ def test_memory_tools_lesson_names_tool_calls_written_as_text(tmp_path: Path, cl
     said = [line for line in printed.splitlines() if line.startswith("\u2717 the model called")]
     assert len(said) == 2 and all("wrote the call as text" in line and "README" in line for line in said)
     assert "model WROTE a call as text instead of making it: search_memory" in printed
+
+
+def _verbose(request: dict) -> str:
+    """A chatty model: a long reply of long words that invents details (a name, a city, a hotel), never a tool call.
+
+    Long words matter: a capped reply (lesson 03 asks for 48 tokens) is cut by words here, so only long words
+    make the history long enough that a summariser's input budget takes fewer turns than the lesson's own model.
+    """
+    asked = next((m.get("content") for m in reversed(request.get("messages", [])) if m.get("role") == "user"), "")
+    opener = " ".join(str(asked).split()[:4])
+    return (f"Regarding \u201c{opener}\u201d: extraordinarily comprehensive recommendations, Margarethe-Valparaiso! "
+            + "Unquestionably, accommodation-wise, the Hotel-Aurora-Panoramica representatives enthusiastically "
+            "recommended internationally-acclaimed, environmentally-conscientious, characteristically-Mediterranean "
+            "experiences, alongside Bartholomew-Fitzwilliam's meticulously-documented transcontinental itineraries. " * 4)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.name[:2] in ("03", "16")], ids=lambda p: p.name)
+def test_lesson_runs_to_the_end_on_a_verbose_model(path: Path, tmp_path: Path, clean_env) -> None:
+    """No `assert` leans on what a model wrote: on long, invented, tool-less replies the lesson still runs to
+    its end, and each claim about the model says in one line whether this model showed it."""
+    monkeypatch = clean_env
+    for name in ("CORTADEL_BASE_URL", "CORTADEL_API_KEY", "LESSON_CLAIMS_LOG"):
+        monkeypatch.delenv(name, raising=False)
+    with StandInServer(api_key=None, reply=_verbose) as server:
+        monkeypatch.setenv("LESSON_MODEL", "local")
+        monkeypatch.setenv("LOCAL_MODEL_BASE_URL", server.base_url)
+        monkeypatch.setenv("LOCAL_MODEL", "stand-in-model")
+        with open(path, encoding="utf-8") as f:
+            nb = nbformat.read(f, as_version=4)
+        NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = "\n".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert "\u2713" in printed or "\u2717" in printed, "the lesson's claims about the model should each say what it showed"
