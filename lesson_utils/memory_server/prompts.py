@@ -27,7 +27,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["DECIDE", "DECIDE_SCHEMA", "EVENTS", "EXTRACT", "EXTRACT_SCHEMA", "SYSTEM_PROMPT", "WHEN",
+__all__ = ["DECIDE", "DECIDE_SCHEMA", "EVENTS", "decide_schema", "EXTRACT", "EXTRACT_SCHEMA", "SYSTEM_PROMPT", "WHEN",
            "decide_messages", "extract_messages"]
 
 #: What a fact's time can be: holds now, is over, or is only planned or wished for.
@@ -63,7 +63,8 @@ home and the old home, a new employer and the old one, a fact and the same fact 
 - "event": "ADD" when it is new information and every stored memory stays true; "UPDATE" when it replaces a \
 stored memory that can no longer be true; "DELETE" when it says a stored memory has stopped or was wrong and \
 gives nothing new to store; "NONE" when a stored memory already says the same.
-- "id": the stored memory's number for UPDATE, DELETE and NONE; 0 for ADD.
+- "id": the number of the stored memory you compared it with: the one it replaces, ends or repeats, or for ADD \
+the closest one.
 Answer {"decisions": [...]}, one per new fact, in order.
 
 Answer with JSON only.
@@ -94,14 +95,14 @@ DECIDE_EXAMPLES: list[tuple[str, dict[str, Any]]] = [
       "  STORED 5: The user likes the sea."),
      {"decisions": [
          {"fact": 1, "both_true": False, "event": "UPDATE", "id": 1},
-         {"fact": 2, "both_true": True, "event": "ADD", "id": 0},
+         {"fact": 2, "both_true": True, "event": "ADD", "id": 3},
          {"fact": 3, "both_true": False, "event": "DELETE", "id": 4}]}),
     (("NEW 1: The user's brother moved to Oslo.\n  STORED 1: The user lives in Bergen.\n"
       "NEW 2: The user lived in Rome as a child.\n  STORED 1: The user lives in Bergen.\n"
       "NEW 3: The user is vegetarian.\n  STORED 2: The user does not eat meat."),
      {"decisions": [
-         {"fact": 1, "both_true": True, "event": "ADD", "id": 0},
-         {"fact": 2, "both_true": True, "event": "ADD", "id": 0},
+         {"fact": 1, "both_true": True, "event": "ADD", "id": 1},
+         {"fact": 2, "both_true": True, "event": "ADD", "id": 1},
          {"fact": 3, "both_true": True, "event": "NONE", "id": 2}]}),
 ]
 
@@ -126,11 +127,24 @@ DECIDE_SCHEMA: dict[str, Any] = {
             "fact": {"type": "integer", "minimum": 1, "maximum": 8},
             "both_true": {"type": "boolean"},
             "event": {"enum": list(EVENTS)},
-            "id": {"type": "integer", "minimum": 0, "maximum": 99},
+            "id": {"type": "integer", "minimum": 1, "maximum": 99},  # narrowed to the numbers shown: decide_schema
         }}}},
 }
 
 EXTRACT, DECIDE = "TASK extract", "TASK decide"
+
+
+def decide_schema(facts: int, shown: Sequence[int]) -> dict[str, Any]:
+    """:data:`DECIDE_SCHEMA` for one request: exactly ``facts`` decisions, each naming one of the ``shown`` numbers.
+
+    Constrained decoding then cannot name a memory that was not shown (a small model otherwise answers "id": 0)."""
+    schema = json.loads(json.dumps(DECIDE_SCHEMA))
+    decisions = schema["properties"]["decisions"]
+    decisions["minItems"] = decisions["maxItems"] = facts
+    item = decisions["items"]["properties"]
+    item["fact"] = {"type": "integer", "minimum": 1, "maximum": facts}
+    item["id"] = {"enum": sorted(set(shown))}
+    return schema
 
 
 def _examples() -> str:

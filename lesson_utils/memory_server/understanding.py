@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .model_endpoint import ModelAnswerError, ModelEndpoint
-from .prompts import DECIDE_SCHEMA, EVENTS, EXTRACT_SCHEMA, WHEN, decide_messages, extract_messages
+from .prompts import EVENTS, EXTRACT_SCHEMA, WHEN, decide_messages, decide_schema, extract_messages
 
 __all__ = ["GUARDS", "Decision", "ModelFact", "ModelReader", "Reading", "transcript"]
 
@@ -139,7 +139,8 @@ class ModelReader:
                     for found in candidates]
         messages = decide_messages([f.text for f in facts],
                                    [[(n, text_of(r)) for n, r in rows] for rows in numbered])
-        answer = self.endpoint.complete_json(messages, DECIDE_SCHEMA, name="decisions", max_tokens=DECIDE_MAX_TOKENS)
+        schema = decide_schema(len(facts), list(numbers.values()))
+        answer = self.endpoint.complete_json(messages, schema, name="decisions", max_tokens=DECIDE_MAX_TOKENS)
         items = answer.get("decisions")
         if not isinstance(items, list) or len(items) != len(facts):
             raise ModelAnswerError(f"{len(facts)} decisions expected: {str(answer)[:100]!r}")
@@ -152,7 +153,7 @@ class ModelReader:
         if not isinstance(item, dict) or item.get("event") not in EVENTS:
             raise ModelAnswerError(f"not a decision: {str(item)[:100]!r}")
         event, target = item["event"], shown.get(item.get("id"))  # type: ignore[arg-type]
-        if event == "ADD":
+        if event == "ADD":  # its id names the closest memory, which stays
             return Decision("ADD")
         if target is None:  # a number it was not shown for this fact
             return Decision("ADD", vetoed=f"{event} named memory {item.get('id')!r}, not one shown for this fact")

@@ -110,6 +110,8 @@ def test_an_update_supersedes_the_memory_the_model_named_in_one_deciding_call(mo
     assert len(stand_in.requests) == 3 and deciding["messages"] == [
         {"role": "system", "content": SYSTEM_PROMPT},  # the same fixed prefix as the extraction: one prompt cache
         {"role": "user", "content": "TASK decide\nNEW 1: The user lives in Porto.\n  STORED 1: The user lives in Lyon."}]
+    schema = deciding["response_format"]["json_schema"]["schema"]["properties"]["decisions"]
+    assert (schema["minItems"], schema["maxItems"], schema["items"]["properties"]["id"]) == (1, 1, {"enum": [1]})
     old = service.store.list_memories("ana", page=1, size=50, include_superseded=True)[0]
     assert [r.superseded_by for r in old if not r.is_current] == [body["results"][0]["id"]]
 
