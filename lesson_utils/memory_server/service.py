@@ -43,8 +43,8 @@ from .request_models import (
 from .store import MEMORY_TYPES, MemoryRecord, MemoryStore, NewMemory, Written
 from .timestamps import iso, unix_seconds
 from .model_endpoint import ModelAnswerError
-from .understanding import CANDIDATES, ModelReader, Reading
-from .updates import is_withdrawal
+from .understanding import CANDIDATES, SAME_TOPIC, ModelReader, Reading
+from .updates import Fact, is_withdrawal
 
 logger = logging.getLogger(__name__)
 
@@ -201,7 +201,8 @@ class MemoryService:
         candidates = [self.store.similar(user, fact.text, vector, CANDIDATES)
                       for fact, vector in zip(facts, vectors, strict=True)]
         decisions, decided = self.reader.decide(
-            facts, candidates, labels_of=lambda r: r.attributes.get("read_as") or {}, text_of=lambda r: r.content)
+            facts, candidates, labels_of=lambda r: r.attributes.get("read_as") or {}, text_of=lambda r: r.content,
+            same_topic=self._same_topic, same_attribute=self._same_attribute)
         self.readings.append(Reading(facts, decisions, [extracted, *([decided] if decided else [])]))
         uuids = [t.uuid for t in turns if t.role == "user" and t.uuid]
         results, taken = [], set()
@@ -237,6 +238,20 @@ class MemoryService:
             assert written.record is not None
             results.append({"id": written.record.id, "memory": fact.text, "event": written.event})
         return {"results": results}
+
+    def _same_topic(self, a: str, b: str) -> bool:
+        """Two topic labels the model gave name the same thing: their embeddings are close."""
+        if a.strip().casefold() == b.strip().casefold():
+            return True
+        first, second = self.embedder.embed([a, b])
+        return float(np.dot(first, second)) >= SAME_TOPIC
+
+    def _same_attribute(self, text: str, record: MemoryRecord) -> bool:
+        """The offline reader files a new fact and a stored memory under the same single-valued attribute."""
+        decider = self.store.decider
+        new, old = self.embedder.embed([text, record.content])
+        attribute = decider.attribute(Fact(text, new))
+        return attribute is not None and attribute == decider.attribute(Fact(record.content, old))
 
     def search(self, user: str, request: SearchMemoriesRequest) -> dict[str, Any]:
         query, token_budget, reranked = request.query, request.token_budget, request.rerank == "cross_encoder"

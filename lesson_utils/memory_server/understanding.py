@@ -14,7 +14,9 @@ model's own labels, not from phrases:
 * the model answered ``both_true: false`` for it (asked before the event);
 * the fact holds ``now`` and is something a person has ``single`` (one at a time); a past event, a plan or one
   more pet is added, never a replacement;
-* the fact and the memory are about the same person (the ``whose`` each was labelled with when stored).
+* the fact and the memory are about the same person (the ``whose`` each was labelled with when stored), and about
+  the same thing: their ``topic`` labels are close in embedding space (:data:`SAME_TOPIC`), so "home city" may
+  replace "home" but "holiday" may not.
 
 A replacement that fails a guard is stored as an ``ADD``: nothing the user said is lost. Any failure of the model
 (:class:`~.model_endpoint.ModelAnswerError`, or an answer of the wrong shape) raises, and the service reads that
@@ -31,7 +33,7 @@ from typing import Any
 from .model_endpoint import ModelAnswerError, ModelEndpoint
 from .prompts import EVENTS, EXTRACT_SCHEMA, WHEN, decide_messages, decide_schema, extract_messages
 
-__all__ = ["GUARDS", "Decision", "ModelFact", "ModelReader", "Reading", "transcript"]
+__all__ = ["GUARDS", "SAME_TOPIC", "Decision", "ModelFact", "ModelReader", "Reading", "transcript"]
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +41,9 @@ logger = logging.getLogger(__name__)
 CANDIDATES = 5
 #: The guard-rails a replacement must pass besides naming a memory it was shown: the model's ``both_true`` answer,
 #: and the labels (``single``, ``when``, ``whose``) of the new fact and of the memory.
-GUARDS = ("both_true", "labels")
+GUARDS = ("both_true", "labels", "offline")
+#: Cosine similarity of two topic labels' embeddings at and above which they name the same thing.
+SAME_TOPIC = 0.5
 #: Output caps: a few facts, or a few decisions, fit well inside; a runaway model is cut and falls back.
 EXTRACT_MAX_TOKENS = 512
 DECIDE_MAX_TOKENS = 256
@@ -129,9 +133,13 @@ class ModelReader:
 
     def decide(self, facts: Sequence[ModelFact], candidates: Sequence[Sequence[Any]],
                *, labels_of: Callable[[Any], dict[str, Any]], text_of: Callable[[Any], str],
+               same_topic: Callable[[str, str], bool] = lambda a, b: True,
+               same_attribute: Callable[[str, Any], bool] = lambda text, record: True,
                ) -> tuple[list[Decision], dict[str, Any] | None]:
         """One decision per fact against its ``candidates`` (stored records; one model call, none when no fact
-        has a candidate), after the guard-rails; and the exchange."""
+        has a candidate), after the guard-rails; and the exchange. ``same_topic(a, b)`` says whether two topic
+        labels name the same thing (the service compares their embeddings); ``same_attribute(text, record)``
+        whether the offline reader files a fact's text and a record under the same single-valued attribute."""
         if not any(candidates):
             return [Decision("ADD") for _ in facts], None
         numbers: dict[str, int] = {}  # one number per stored memory, however many facts it is shown with
@@ -144,12 +152,13 @@ class ModelReader:
         items = answer.get("decisions")
         if not isinstance(items, list) or len(items) != len(facts):
             raise ModelAnswerError(f"{len(facts)} decisions expected: {str(answer)[:100]!r}")
-        decisions = [self._guarded(fact, item, dict(rows), labels_of)
+        decisions = [self._guarded(fact, item, dict(rows), labels_of, same_topic, same_attribute)
                      for fact, item, rows in zip(facts, items, numbered, strict=True)]
         return decisions, {"call": "decide", "sent": messages, "received": answer}
 
     def _guarded(self, fact: ModelFact, item: Any, shown: dict[int, Any],
-                 labels_of: Callable[[Any], dict[str, Any]]) -> Decision:
+                 labels_of: Callable[[Any], dict[str, Any]], same_topic: Callable[[str, str], bool],
+                 same_attribute: Callable[[str, Any], bool]) -> Decision:
         if not isinstance(item, dict) or item.get("event") not in EVENTS:
             raise ModelAnswerError(f"not a decision: {str(item)[:100]!r}")
         event, target = item["event"], shown.get(item.get("id"))  # type: ignore[arg-type]
@@ -166,6 +175,10 @@ class ModelReader:
             why = f"a {'many-valued' if not fact.single else fact.when} fact replaces nothing"
         elif labels and not _same_person(stored.get("whose", "user"), fact.whose):
             why = f"about {fact.whose!r}, the memory about {stored.get('whose', 'user')!r}"
+        elif labels and stored.get("topic") and not same_topic(fact.topic, stored["topic"]):
+            why = f"about {fact.topic!r}, the memory about {stored['topic']!r}"
+        elif "offline" in self.guards and event == "UPDATE" and not same_attribute(fact.text, target):
+            why = "the offline reader files them under different attributes, or none"
         else:
             return Decision(event, target)
         return Decision("ADD", vetoed=why)
