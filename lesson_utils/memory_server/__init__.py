@@ -16,9 +16,7 @@ What differs from a real Cortadel server, honestly:
   that drops its "I" ("Speak Dutch", "Paramedic in Bristol": ``dropped.py``), become third-person facts;
   anything subtler is missed. (The SDK and the contract do not say how a real Cortadel distils.)
 * Hybrid search fuses BM25 and vector candidates with RRF, then orders the best 60 by embedding cosine
-  similarity (``search.py`` says why); a question about one of the user's single-valued attributes ("What do
-  I do for a living?", ``asked.py``) gets the memories the update decider filed as its current value first,
-  with ``rrf_score`` 0 when neither arm found them (so ``min_score`` floors drop them).
+  similarity (``search.py`` says why); it reads no rule about English words (who or when a memory is about).
   ``rerank="cross_encoder"`` is accepted, but there is no cross-encoder: it does that cosine ordering (in the
   text mode too) and each hit says ``attributes["rerank"] == "cosine"``.
 * ``expand_query``, ``include_faded`` and ``include_session_arm`` are accepted and have nothing

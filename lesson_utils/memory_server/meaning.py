@@ -42,7 +42,7 @@ Rules stay only where a rule is the simplest correct tool:
 
 * **subject** — a fact about someone else ("Alex's brother lives in Oslo", "the user's dog is called
   Rolo", "the user's shop moved to Rye") never supersedes the user's. The possessive chain is read by
-  ``subject.py``, as search reads it: "the user's partner's mum" is the mum's. A fact about the user's
+  ``subject.py``, as relevance reads it: "the user's partner's mum" is the mum's. A fact about the user's
   partner alone that names them and that the examples read as the partner attribute ("the user's new
   partner, Ana, …", "the user's partner's name is Ana") is the user's; what the partner did ("the user's
   wife got them tickets") is the partner's. A fact that opens with another noun phrase, the user's possessive
@@ -241,7 +241,7 @@ KIND_SYNONYMS = {"movie": "film", "flick": "film", "color": "colour", "novel": "
 
 
 def _whose(line: str, links: list[str] | None) -> str | None:
-    """Whose fact it is when not the user's, read by ``subject.py`` (search reads the subject there too): a
+    """Whose fact it is when not the user's, read by ``subject.py`` (relevance reads the subject there too): a
     possessive chain with a relation word among a link's first words ("sister's boyfriend", "partner's mum",
     "choir director") or a person named right after them ("the user's physio Dana"), or a member of the
     user's circle ("Ivy from the user's choir", "the user's rafael from work"), or a noun phrase the fact

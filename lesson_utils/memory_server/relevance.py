@@ -20,22 +20,24 @@ The features, each cheap and known to the server for every hit:
   (``subject.about_someone_else``: "The user's colleague Ivan works at …" for "Where do I work?").
   It reads the distiller's own third-person form, not any dataset's words: near misses about other
   people are what a large history is full of, and similarity cannot tell "my horse" from "my
-  neighbour's horse". Search already ranks such hits after the user's own; here it also lowers
-  their probability, so a floor drops them.
+  neighbour's horse". Search ranks them where similarity puts them; here they get a lower
+  probability, so a floor drops them.
 * ``not_now`` — 1 when the question asks about now and the memory holds no current value
   (``timeframe.not_current``: the distant past, a wish, a stay with an end: "As a child the user
   visited Oslo…" for "Where do my parents live?", "The user's first car was a Tesla" for "What car do
-  I have?"). Search ranks these after the current facts; once the other people's near misses are
-  ranked down they are what an unanswerable question's top hits are made of, and this feature lets a
-  floor drop them. It reads the decider's own test, so search and the decider agree on what is not now
+  I have?"). They are much of what an unanswerable question's top hits are made of, and this feature
+  lets a floor drop them. It reads the decider's own test, so relevance and the decider agree on what is not now
   (it read only the distant past until the eleventh round; on dev, replaying the top 5 in-process,
   abstention at the floor that keeps recall@5 near 60% had risen from 70% to 80% with that).
 
-* ``asked`` — 1 when the hit fills the attribute the question asks about (``asked.py``: the user's current
-  job for "What do I do for a living?"). Such a hit is often far from the question for the embedding model
-  (similarity 0.10 for "retrained and now works as a welder"), so contrast alone would drop it; the decider
-  has already read it as that attribute's current value. Added in the twelfth round; on dev, hybrid with the
-  floor kept update accuracy at 89% (66% without) and abstention rose from 63% to 83%.
+The ``asked`` feature (the hit fills the attribute the question asks about, read by ``asked.py`` from example
+questions) went when search stopped reading English: the constants were refitted without it.
+
+Two of the features read English (``other_person`` and ``not_now``), which search's ranking no longer does
+(``search.py``): relevance is computed after the order is fixed and never changes it, so a client that does not
+floor on it gets a ranking with no English rule in it. They can be wrong both ways: "The user's line manager is
+Priya" reads as someone else's memory for "What's my manager's name?", so its relevance is low though it is
+the answer.
 
 It feeds a logistic regression: ``relevance = 1 / (1 + exp(-(INTERCEPT + Σ COEFFICIENTS[f]·f)))``.
 The constants below were fitted by ``python bench/fit_relevance.py`` (which refits them and prints
@@ -63,10 +65,10 @@ __all__ = [
     "about_someone_else", "background", "hit_features", "probability",
 ]
 
-FEATURES = ("contrast", "other_person", "not_now", "asked")
+FEATURES = ("contrast", "other_person", "not_now")
 #: Logistic-regression weights per feature (see the module docstring for how they were fitted).
-COEFFICIENTS = {"contrast": 9.157, "other_person": -3.214, "not_now": -1.633, "asked": 2.678}
-INTERCEPT = -2.625
+COEFFICIENTS = {"contrast": 7.585, "other_person": -3.640, "not_now": -1.725}
+INTERCEPT = -1.870
 #: The embedding model the similarities came from; other models' similarities are not calibrated.
 FITTED_MODEL = "all-MiniLM-L6-v2-onnx-int8"
 #: What the constants were fitted on (the dev data; never the held-out test split).
@@ -75,7 +77,8 @@ FITTED_ON = (
     "hybrid top 10 per question; L2 1.0; refitted 2026-12-01 after the decider stopped a long history's own facts "
     "replacing one another (everyday examples, the distant past, named others) and the distiller kept subjectless chat; "
     "refitted 2026-12-03 when the time feature became the decider's not-now test and a noun phrase first a person; "
-    "refitted 2026-12-03 again for the asked-attribute feature and hybrid's similarity order"
+    "refitted 2026-12-03 again for the asked-attribute feature and hybrid's similarity order; "
+    "refitted without it when search stopped reading English (no attribute lookup, no subject or time tiers)"
 )
 #: How many of the user's nearest memories make a query's background.
 BACKGROUND = 30
@@ -90,16 +93,12 @@ def background(similarities: Sequence[float]) -> float:
     return (sum(best) + (BACKGROUND - len(best)) * PRIOR_SIMILARITY) / BACKGROUND
 
 
-def hit_features(
-    similarity: float, background_similarity: float, query: str, content: str, *, asked: bool = False
-) -> tuple[float, ...]:
-    """One hit's feature vector, in :data:`FEATURES` order; ``asked``: the hit fills the attribute the query
-    asks about (``asked.py``)."""
+def hit_features(similarity: float, background_similarity: float, query: str, content: str) -> tuple[float, ...]:
+    """One hit's feature vector, in :data:`FEATURES` order."""
     return (
         similarity - background_similarity,
         float(about_someone_else(query, content)),
         float(about_now(query) and not_current(content)),
-        float(asked),
     )
 
 

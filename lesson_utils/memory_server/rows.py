@@ -294,21 +294,6 @@ class MemoryRows:
             )
         ]
 
-    def current_in_family(
-        self, user_id: str, family: str, *, memory_type: str | None = None, session_id: str | None = None,
-        limit: int = 20,
-    ) -> list[int]:
-        """The seqs of the user's current memories whose slot is ``family`` or one of its kinds
-        (``favourite`` holds ``favourite:food``, ``favourite:colour`` …), newest first; of one memory
-        type or session when given, as search filters."""
-        sql = "SELECT seq FROM memories WHERE user_id = ? AND (slot = ? OR slot LIKE ?) AND invalid_at IS NULL"
-        params: list[Any] = [user_id, family, f"{family}:%"]
-        for column, value in (("memory_type", memory_type), ("session_id", session_id)):
-            if value is not None:
-                sql += f" AND {column} = ?"
-                params.append(value)
-        return [seq for (seq,) in self.db.execute(sql + " ORDER BY seq DESC LIMIT ?", (*params, limit))]
-
     def get(self, user_id: str, memory_id: str) -> MemoryRecord | None:
         row = self.db.execute(
             f"SELECT {_COLUMNS} FROM memories WHERE id = ? AND user_id = ?", (memory_id, user_id)
@@ -321,13 +306,6 @@ class MemoryRows:
         marks = ",".join("?" * len(seqs))
         rows = self.db.execute(f"SELECT {_COLUMNS} FROM memories WHERE seq IN ({marks})", tuple(seqs)).fetchall()
         return {r[0]: _record(r) for r in rows}
-
-    def contents(self, seqs: Sequence[int]) -> dict[int, str]:
-        """Only the text of each row (cheaper than ``fetch`` when ranking reads nothing else)."""
-        if not seqs:
-            return {}
-        marks = ",".join("?" * len(seqs))
-        return dict(self.db.execute(f"SELECT seq, content FROM memories WHERE seq IN ({marks})", tuple(seqs)).fetchall())
 
     def page(
         self,

@@ -338,13 +338,6 @@ class MemoryStore:
         with self._lock:
             return self.rows.fetch(seqs)
 
-    def contents(self, seqs: Sequence[int]) -> dict[int, str]:
-        """The text of each of ``seqs`` (for re-ranking a candidate pool without loading whole records)."""
-        if not seqs:
-            return {}
-        with self._lock:
-            return self.rows.contents(seqs)
-
     def list_memories(
         self,
         user_id: str,
@@ -393,13 +386,6 @@ class MemoryStore:
 
         Not under the store's lock: the vector index has its own, per user."""
         return self.vectors.search(user_id, vector, limit, memory_type=memory_type, session_id=session_id)
-
-    def current_in_family(
-        self, user_id: str, family: str, *, memory_type: str | None = None, session_id: str | None = None
-    ) -> list[int]:
-        """The seqs of the user's current memories that fill the attribute ``family`` (the decider's slots)."""
-        with self._lock:
-            return self.rows.current_in_family(user_id, family, memory_type=memory_type, session_id=session_id)
 
     def vectors_for(self, user_id: str, seqs: Sequence[int]) -> dict[int, np.ndarray]:
         return self.vectors.vectors_for(user_id, seqs)

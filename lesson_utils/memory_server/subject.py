@@ -17,7 +17,7 @@ tell them apart without any model:
   café …"): the person is its head word. Not when the user is the subject after a lead ("The other day
   the user moved …"), nor when the noun phrase acted on the user's thing ("The piano teacher moved the
   user's lesson") or is the user's thing ("The Skoda is now the user's car"). The update decider also
-  reads a fact with no user in it as not the user's ("The weather is grim"); search does not: "The
+  reads a fact with no user in it as not the user's ("The weather is grim"); relevance does not: "The
   boiler was repaired in February" is the user's own news;
 * "'s" before a function word is "is" or "has", not a possessive ("The user's home's in Hull");
 * a possessive followed by is/are/was/were within three words is an attribute of the user ("The
@@ -26,8 +26,9 @@ tell them apart without any model:
 
 The memory is about *someone else* when it has such a person and the question names neither that
 word nor a word of the same kin group ("parents" names "mother" and "father", "siblings" names
-"sister" and "brother", and back). Search ranks such memories after those about the user
-(``search.py``) and the relevance model counts it as evidence against a hit (``relevance.py``).
+"sister" and "brother", and back). The relevance model counts it as evidence against a hit
+(``relevance.py``); search's ranking does not read it (``search.py`` says why: it did not carry over to
+questions written apart from the project).
 The update decider reads the same chain (:func:`possessed`) to tell whose fact it is (``meaning.py``).
 """
 
@@ -109,7 +110,7 @@ def group_member(content: str) -> str | None:
 
 def fronted_subject(content: str, *, in_the_users_life: bool = False) -> str | None:
     """The head word of a noun phrase other than the user that a memory opens with ("sister" in "The sister of the
-    user's husband works as …"), or None. With ``in_the_users_life`` (as search reads it: who a memory is about),
+    user's husband works as …"), or None. With ``in_the_users_life`` (as relevance reads it: who a memory is about),
     only when the user's possessive is inside that noun phrase: "The boiler was repaired in February" is the user's
     own news, not someone else's."""
     fronted = _FRONTED.match(content)

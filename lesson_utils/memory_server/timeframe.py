@@ -5,10 +5,10 @@ their parents", "The user's first car was a Tesla", "If the user ever moves it'l
 They share the question's words and meaning ("Where do my parents live?", "What car do I have?",
 "Which city is my home?"), so both search arms rank them with the current facts or above them. A
 question about now asks what holds now; a memory that holds nothing now does not answer
-it. Search ranks such memories after the others (``search.py``), and the relevance model counts it
-against a hit (``relevance.py``) — only for a question about now: "When did I visit Oslo?" or "Which
-happened first…" keeps them where they are. The update decider reads the same test: such a fact
-neither supersedes nor is superseded. One test, so search and the decider agree on what is not now.
+it. The relevance model counts it against a hit (``relevance.py``) — only for a question about now: "When
+did I visit Oslo?" or "Which happened first…" does not — and search's ranking does not read it (``search.py``).
+The update decider reads the same test: such a fact neither supersedes nor is superseded. One test, so
+relevance and the decider agree on what is not now.
 
 Both tests read plain grammar words, not any dataset's topics: a question is about now unless a past marker
 says otherwise ("was", "did", "ago", "my first car"). It needs no "is" or "do": "Which company employs me?",

@@ -7,7 +7,6 @@ import time
 import pytest
 from cortadel import AddOptions, ChatMessage, ConversationOptions, ListOptions, SearchOptions, SyncCortadelClient
 
-from lesson_utils.memory_server.subject import person_of
 
 FACTS = ["Alex ships on Fridays", "Alex's cat is called Pixel", "Alex went to Rome last year",
          "To deploy, always run the smoke tests first", "Alex drinks green tea"]
@@ -70,8 +69,7 @@ def test_rerank_is_accepted_and_reorders_by_similarity(client):
     assert {h.id for h in plain} == {h.id for h in reranked}
     assert reranked[0].content == "Alex drinks green tea"
     assert all(h.attributes["rerank"] == "cosine" for h in reranked)
-    # within a subject tier: "Alex's cat is called Pixel" is the cat's, ranked after the user's own (subject.py)
-    sims = [h.attributes["similarity"] for h in reranked if person_of(h.content) is None]
+    sims = [h.attributes["similarity"] for h in reranked]
     assert len(sims) > 1 and sims == sorted(sims, reverse=True)
 
 
