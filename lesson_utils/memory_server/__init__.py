@@ -12,9 +12,14 @@ From a shell: ``python -m lesson_utils.memory_server --db memories.sqlite3``.
 
 What differs from a real Cortadel server, honestly:
 
-* Facts are distilled from conversations by rules (``distill.py``): plain first-person statements, and chat
-  that drops its "I" ("Speak Dutch", "Paramedic in Bristol": ``dropped.py``), become third-person facts;
-  anything subtler is missed. (The SDK and the contract do not say how a real Cortadel distils.)
+* Who reads a conversation (``understanding.py``): with a model configured for the lessons (``LOCAL_MODEL_*``
+  or a key, ``start_memory_server(understanding="auto")``, the default), that model extracts standalone facts and
+  decides ``ADD`` / ``UPDATE`` / ``DELETE`` / ``NONE`` for each against the user's most similar memories, in at
+  most two schema-constrained calls per turn (``prompts.py``); guard-rails in code refuse a replacement its own
+  labels or the offline reader do not back, and a failed call hands the turn to the offline reader. Without a
+  model, the offline reader's rules distil (``distill.py``): plain first-person statements, and chat that drops
+  its "I" ("Speak Dutch", "Paramedic in Bristol": ``dropped.py``), become third-person facts; anything subtler
+  is missed. (The SDK and the contract do not say how a real Cortadel distils.)
 * Hybrid search fuses BM25 and vector candidates with RRF, then orders the best 60 by embedding cosine
   similarity (``search.py`` says why); it reads no rule about English words (who or when a memory is about).
   ``rerank="cross_encoder"`` is accepted, but there is no cross-encoder: it does that cosine ordering (in the
@@ -24,8 +29,8 @@ What differs from a real Cortadel server, honestly:
 * Above 20,000 memories per user the vector arm is approximate (an IVF index), and a BM25 query
   whose every term is very common ranks only that term's newest matches — see ``vectors.py`` and ``fulltext.py``.
 
-Knowledge updates (``updates.py`` is the one seam that decides, ``store.py`` applies, one transaction
-per write). Memories are versions: a superseded or withdrawn memory stays stored with ``is_current=false``,
+Knowledge updates offline (``updates.py`` is the one seam that decides, ``store.py`` applies, one transaction
+per write; with a model, ``understanding.py`` decides and the same store applies). Memories are versions: a superseded or withdrawn memory stays stored with ``is_current=false``,
 ``invalid_at`` and (if superseded) ``superseded_by``; the local server's search and list return current memories only, list
 takes ``include_superseded=true`` and ``as_of=<ISO time>`` (what was current then).
 
@@ -53,9 +58,9 @@ told only as a story ("after ten years at the bank I took an offer from an insur
 embedding lands on a near miss ("works in Bergen" read as a home); partial overlaps ("I work from home on
 Mondays now"); many-valued verbs used exclusively ("I only speak French now"); "forget everything about my
 old job" (a topic, not a fact); and a requested deletion of an entity across facts. It also never
-resurrects the older fact when the newer one is deleted. ``start_memory_server(update_decider="model")``
-asks a configured model for the verdicts instead — an option of this local server for comparison, not a
-claim about how Cortadel decides.
+resurrects the older fact when the newer one is deleted. A model reads what it misses (``understanding="model"``,
+or ``"auto"`` with a model configured): that is the local server's choice, not a claim about how Cortadel decides.
+(``update_decider="model"`` is older and narrower: the model only judges the offline reader's candidates.)
 
 The server is the package's ``server`` extra (``extra.py``). The names below are looked up lazily
 (PEP 562), so importing a part that needs no web server (``distill``, ``updates``, ``classify``)
