@@ -169,7 +169,9 @@ def main(argv: list[str]) -> None:
         else:
             env.setdefault(SEEDS_VARIABLE, "1")
         tier = [] if full else ["-m", "not full"]
-        workers = ["-n", "auto", "--maxprocesses", str(MAX_WORKERS), "--dist", "worksteal"]
+        # One test at a time to whichever worker is free: the notebooks, collected first (tests/conftest.py), spread
+        # over the workers instead of queueing on one.
+        workers = ["-n", "auto", "--maxprocesses", str(MAX_WORKERS), "--dist", "load", "--maxschedchunk", "1"]
         _run(python, "-m", "pytest", "-p", "no:cacheprovider", "--nbmake", *workers, *tier, *rest, env=env)
 
 

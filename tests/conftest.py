@@ -43,8 +43,15 @@ def in_full_tier(item: pytest.Item) -> bool:
     )
 
 
-def _is_notebook(item: pytest.Item) -> bool:
-    return item.path.suffix == ".ipynb"
+# Items that each run a whole notebook: they go first (see below).
+NOTEBOOK_RUNS = ("tests/models/test_notebooks_on_a_real_client.py", "tests/course/test_server_extra.py")
+
+
+def _runs_a_notebook(item: pytest.Item) -> int:
+    """0 for a notebook under nbmake, 1 for a test module that runs whole notebooks, 2 for the rest."""
+    if item.path.suffix == ".ipynb":
+        return 0
+    return 1 if _repo_path(item).startswith(NOTEBOOK_RUNS) else 2
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
@@ -52,6 +59,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if in_full_tier(item) and item.get_closest_marker("full") is None:
             item.add_marker(pytest.mark.full)
-    # Notebooks first: they are the longest items, so parallel workers start them early and the run does not end
-    # waiting on one kernel. Each file's items stay together and in order (the sort is stable).
-    items.sort(key=lambda item: not _is_notebook(item))
+    # Notebooks first: they are the longest items, so parallel workers (course.py hands them out one at a time) start
+    # them early and the run does not end waiting on one kernel. Each file's items stay together and in order.
+    items.sort(key=_runs_a_notebook)
