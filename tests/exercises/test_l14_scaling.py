@@ -86,6 +86,7 @@ def test_the_exercise_is_registered_for_lesson_14():
     assert EXERCISES["14.safe_turn"].lesson == "14"
 
 
+@pytest.mark.full  # slow: worker processes per check
 @pytest.mark.parametrize("answer", [solution, with_the_lock])
 def test_correct_answers_pass(answer, capsys):
     assert check("14.safe_turn", answer) is True
@@ -106,6 +107,7 @@ def test_correct_answers_pass(answer, capsys):
         ("not a function", "pass your function `safe_turn` itself"),
     ],
 )
+@pytest.mark.full  # slow: worker processes per check
 def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with):
     fails_with("14.safe_turn", answer, *(hint if isinstance(hint, tuple) else (hint,)))
 
