@@ -43,15 +43,18 @@ def in_full_tier(item: pytest.Item) -> bool:
     )
 
 
-# Items that each run a whole notebook: they go first (see below).
+# Test modules whose items each run a whole notebook: they go early (see below).
 NOTEBOOK_RUNS = ("tests/models/test_notebooks_on_a_real_client.py", "tests/course/test_server_extra.py")
 
 
-def _runs_a_notebook(item: pytest.Item) -> int:
-    """0 for a notebook under nbmake, 1 for a test module that runs whole notebooks, 2 for the rest."""
+def _longest_first(item: pytest.Item) -> int:
+    """0 for a notebook under nbmake, 1 for a test module that runs whole notebooks, 2 for the other tests of the
+    full tier (the slow ones: in `--full`, started early so that the run does not end on them), 3 for the rest."""
     if item.path.suffix == ".ipynb":
         return 0
-    return 1 if _repo_path(item).startswith(NOTEBOOK_RUNS) else 2
+    if _repo_path(item).startswith(NOTEBOOK_RUNS):
+        return 1
+    return 2 if item.get_closest_marker("full") is not None else 3
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
@@ -59,6 +62,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if in_full_tier(item) and item.get_closest_marker("full") is None:
             item.add_marker(pytest.mark.full)
-    # Notebooks first: they are the longest items, so parallel workers (course.py hands them out one at a time) start
-    # them early and the run does not end waiting on one kernel. Each file's items stay together and in order.
-    items.sort(key=_runs_a_notebook)
+    # The longest items first, so parallel workers (course.py hands them out one at a time) start them early and the
+    # run does not end waiting on one kernel. Within each group the order is pytest's (the sort is stable).
+    items.sort(key=_longest_first)
