@@ -133,6 +133,7 @@ async def lock_and_versioned_save(store, agent, conversation_id, message):
         return response.text
 
 
+@pytest.mark.full  # slow: worker processes per check
 def test_the_lock_with_a_versioned_save_passes():
     assert check("14.safe_turn", lock_and_versioned_save) is True
 
