@@ -1,7 +1,9 @@
 """Set up and run the series with one command, on any OS with Python >= 3.10.
 
     python course.py lab              create .venv, install, open the notebooks in JupyterLab
-    python course.py test             create .venv, install with test extras, run the whole suite
+    python course.py test             create .venv, install with test extras, run the quick tier (minutes):
+                                      the unit tests and every lesson notebook, offline
+    python course.py test --full      the full suite, as CI runs it: solutions, browser, code quality, ...
     python course.py install          only the install `lab` does (e.g. before a workshop), no JupyterLab
     python course.py test --live      run every lesson on the model in .env; a table of what it showed
     python course.py server [ARGS]    run the local memory server in the foreground (--help for its options)
@@ -12,6 +14,11 @@ Python you started it with. It installs the package with its `server` extra (the
 server, lessons 07 on) and, for `test`, the `test` extra. Re-running is cheap: the install is
 skipped while pyproject.toml and the extras asked for are unchanged. Extra arguments after `test` go to pytest; after `lab`, to JupyterLab; after
 `test --live`, to `python -m lesson_utils.models.live` (notebook paths, --cell-timeout).
+
+`test` runs pytest on parallel workers (pytest-xdist) and deselects the tests marked `full` (-m "not full"):
+the solutions, the lessons rerun on a stand-in OpenAI server and without the server extra, the browser,
+lint/type/dependency checks, and the slow tests (tests/conftest.py says which). Each exercise test draws
+one seed (COURSE_TEST_SEEDS, a number or `all`); `test --full` runs every test and every seed.
 """
 
 from __future__ import annotations
@@ -27,6 +34,11 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 MIN_PYTHON = (3, 10)
 COMMANDS = ("lab", "test", "install", "server", "reset")
+# `test`: pytest workers in parallel (pytest-xdist; one per core, at most this many: each holds a
+# notebook kernel and the embedding model), the quick tier unless `--full`, and how many seeds each
+# exercise test draws (tests/exercises/conftest.py reads it).
+MAX_WORKERS = 4
+SEEDS_VARIABLE = "COURSE_TEST_SEEDS"
 # What each command installs: the package with the memory server (an extra, so that a bare
 # `pip install -e .` stays small), plus the test tools for `test`.
 LAB_EXTRAS = "server"
@@ -171,11 +183,21 @@ def main(argv: list[str]) -> None:
         # No offline forcing: the lessons run on the model .env configures (see README, "Live mode").
         _run(_ensure_venv(TEST_EXTRAS), "-m", "lesson_utils.models.live", *rest[1:])
     else:
+        full = "--full" in rest
+        rest = [arg for arg in rest if arg != "--full"]
         python = _ensure_venv(TEST_EXTRAS)
         env = dict(os.environ)
         # The suite always runs on the offline lesson model, whatever .env says.
         env["LESSON_MODEL"] = "offline"
-        _run(python, "-m", "pytest", "-p", "no:cacheprovider", "--nbmake", *rest, env=env)
+        if full:
+            env[SEEDS_VARIABLE] = "all"
+        else:
+            env.setdefault(SEEDS_VARIABLE, "1")
+        tier = [] if full else ["-m", "not full"]
+        # One test at a time to whichever worker is free: the notebooks, collected first (tests/conftest.py), spread
+        # over the workers instead of queueing on one.
+        workers = ["-n", "auto", "--maxprocesses", str(MAX_WORKERS), "--dist", "load", "--maxschedchunk", "1"]
+        _run(python, "-m", "pytest", "-p", "no:cacheprovider", "--nbmake", *workers, *tier, *rest, env=env)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Lint, types and declared dependencies are part of the suite: `python course.py test` runs them.
+"""Lint, types and declared dependencies are part of the suite: `python course.py test --full` runs them.
 
 Each tool runs as a subprocess from this venv with the rules in pyproject.toml ([tool.ruff],
 [tool.mypy], [tool.deptry]); a finding fails the test with the tool's own output. A tool that is
@@ -17,7 +17,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
-# (tool module, arguments): what `python course.py test` checks, and what a contributor runs by hand.
+# (tool module, arguments): what `python course.py test --full` checks, and what a contributor runs by hand.
 CHECKS = {
     "ruff": ["check", "--no-cache", "lesson_utils", "tests", "bench", "course.py"],
     "mypy": ["lesson_utils"],

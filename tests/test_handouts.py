@@ -62,6 +62,7 @@ def series(tmp_path: Path, monkeypatch) -> Path:
     return lessons
 
 
+@pytest.mark.full  # slow: executes and exports notebooks
 def test_two_packs_executed_offline_and_indexed_in_order(series: Path, tmp_path: Path) -> None:
     sources = {p: p.read_bytes() for p in series.rglob("*.ipynb")}
     out = tmp_path / "build" / "handouts"
@@ -87,6 +88,7 @@ def test_two_packs_executed_offline_and_indexed_in_order(series: Path, tmp_path:
     assert "the solution 42" in (solutions / "00_hello.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.full  # slow: executes and exports notebooks
 def test_pages_need_no_network(series: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     handouts.main(["--notebooks", str(series), "--out", str(out), "--pack", "lessons", "00"])
@@ -102,6 +104,7 @@ def test_pages_need_no_network(series: Path, tmp_path: Path) -> None:
     assert "application/vnd.jupyter.widget-view+json" not in page
 
 
+@pytest.mark.full  # slow: starts a handout build
 def test_a_diagram_without_its_svg_fails_the_build_with_the_fix(series: Path, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(handouts, "DIAGRAMS", tmp_path / "no-diagrams")
     out = tmp_path / "out"

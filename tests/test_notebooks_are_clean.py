@@ -74,6 +74,7 @@ def test_notebook_imports_lesson_utils_and_checks_its_claim(path: Path) -> None:
     assert "asyncio.run(" not in code, f"{path.name}: use top-level await, not asyncio.run, in notebooks"
 
 
+@pytest.mark.full  # slow: nbstripout in a new process
 def test_a_lesson_run_in_place_strips_back_to_the_committed_one(tmp_path: Path) -> None:
     """What execution adds (outputs, counts, the kernel's language_info) is all that the git filter drops."""
     import importlib.util

@@ -22,6 +22,7 @@ def test_unknown_name_is_an_attribute_error() -> None:
         lesson_utils.no_such_thing  # noqa: B018
 
 
+@pytest.mark.full  # slow: imports the package in a new process
 def test_importing_the_package_does_not_load_the_embedding_model() -> None:
     code = "import sys, lesson_utils; lesson_utils.get_chat_client; print('onnxruntime' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

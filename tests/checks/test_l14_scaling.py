@@ -67,10 +67,12 @@ def breaks(db_path, conversation_id):
     yield
 
 
+@pytest.mark.full  # slow: starts worker processes
 def test_a_lock_across_processes_loses_no_update() -> None:
     assert updates_lost(row_lock, processes=3) == 0
 
 
+@pytest.mark.full  # slow: starts worker processes
 def test_without_a_working_lock_updates_are_lost() -> None:
     assert updates_lost(None, processes=3) > 0
     assert updates_lost(locks_nothing, processes=3) > 0

@@ -67,6 +67,7 @@ def _run_in_the_lab(path: Path) -> None:
     path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
 
 
+@pytest.mark.full  # slow: a lesson executed in a git checkout
 def test_with_the_filter_set_up_a_lesson_run_in_the_lab_leaves_git_clean(lesson_repo):
     course, repo = lesson_repo
     course._strip_outputs_in_git(Path(sys.executable))

@@ -137,6 +137,7 @@ def test_the_blocker_blocks() -> None:
     assert done.returncode == 0 and done.stdout.strip() == "blocked", done.stderr
 
 
+@pytest.mark.full  # slow: a lesson started in a Python without the extra
 def test_without_the_extra_the_package_and_a_lesson_start() -> None:
     done = _without_server_extra("""
         import json, sys

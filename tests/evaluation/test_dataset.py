@@ -18,6 +18,7 @@ def test_shipped_dev_file_is_exactly_what_the_generator_writes():
         assert json.load(handle) == build(), "run: python -m lesson_utils.evaluation.make_dataset"
 
 
+@pytest.mark.full  # slow: generates the dev users
 def test_the_old_name_gives_dev_users_and_refuses_a_file():
     assert [c.user_id for c in load_synthetic(users=2)] == ["dev-s0-u00", "dev-s0-u01"]
     with pytest.raises(DatasetError, match="load_cases"):

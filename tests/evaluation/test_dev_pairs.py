@@ -49,6 +49,7 @@ def test_the_dev_split_has_the_pairs_the_format_asks_for(dev):
         assert kind in kinds, kind
 
 
+@pytest.mark.full  # slow: the dev pairs through a real local server
 def test_the_dev_pairs_meet_their_targets_end_to_end(embedder):
     from lesson_utils.memory_server.server import build_service
 
@@ -61,6 +62,7 @@ def test_the_dev_pairs_meet_their_targets_end_to_end(embedder):
     assert report.reading_rate >= 0.95, report.summary()  # 134 of 138 update messages read as their attribute
 
 
+@pytest.mark.full  # slow: the pairs through a real local server
 def test_the_second_authors_pairs_hold_their_floors_end_to_end(embedder):
     from lesson_utils.evaluation.splits import DEV_PAIR_FILES
     from lesson_utils.memory_server.server import build_service
@@ -76,6 +78,7 @@ def test_the_second_authors_pairs_hold_their_floors_end_to_end(embedder):
     assert report.withdrawal_rate >= 0.7, report.summary()
 
 
+@pytest.mark.full  # slow: the pairs through a real local server
 def test_the_fourth_authors_pairs_hold_their_floors_end_to_end(embedder):
     """A fourth author wrote these blind on 2026-12-03, in chat as people type it; they were scored before any change
     was made against them: 46/80 updates, 2/60 false supersessions, 14/20 withdrawals."""

@@ -43,6 +43,7 @@ def test_an_unknown_split_is_refused_in_one_line():
         load_floor_questions("train")
 
 
+@pytest.mark.full  # slow: both splits through a real local server
 def test_the_saved_signals_are_what_the_server_gives_today():
     """Searched again for one dev user, the signals equal the saved ones: a change to search or to the
     relevance fit that forgets to rerun ``python -m lesson_utils.evaluation.floor_signals`` fails here."""

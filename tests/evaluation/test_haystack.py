@@ -101,6 +101,7 @@ def test_follow_ups_come_right_after_their_first_question_and_are_scored_on_its_
                 assert q.evidence == first.evidence and q.question != first.question
 
 
+@pytest.mark.full  # slow: generates users twice
 def test_the_same_seed_gives_the_same_users_and_a_fresh_seed_new_ones(split, cases):
     again = assemble(split)
     assert [[t.content for s in c.sessions for t in s.turns] for c in again] == \

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,19 @@ def fails_with(capsys: pytest.CaptureFixture[str]) -> Callable[..., str]:
 WRONG_ANSWERS = Path(__file__).resolve().parent / "wrong_answers"
 SEEDS_FOR_WRONG_ANSWERS = (3, 14, 159, 2653, 58979)  # at least five draws per wrong answer
 SEEDS_FOR_SOLUTIONS = tuple(range(101, 121))  # twenty draws per worked solution
+# How many of those seeds a run draws: the first N, or `all`. `python course.py test` draws one (the default here);
+# `python course.py test --full` (CI) sets `all`, so every seed above runs there.
+SEEDS_VARIABLE = "COURSE_TEST_SEEDS"
+
+
+def seeds_to_draw(seeds: tuple[int, ...]) -> tuple[int, ...]:
+    """The first ``COURSE_TEST_SEEDS`` of ``seeds`` (1 when unset; ``all`` for every one)."""
+    value = os.environ.get(SEEDS_VARIABLE, "").strip().lower() or "1"
+    if value == "all":
+        return seeds
+    if not value.isdigit() or int(value) < 1:
+        raise pytest.UsageError(f"{SEEDS_VARIABLE} must be a whole number >= 1 or 'all', not {value!r}")
+    return seeds[: int(value)]
 
 
 def wrong_answers_of(lesson: str) -> list[tuple[str, Any, str]]:
@@ -70,10 +84,10 @@ def _answer_name(answer: Any) -> str:
 
 @pytest.fixture
 def rejected_on_every_seed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Callable[..., None]:
-    """``rejected_on_every_seed(exercise_id, answer)``: ``check`` is False on every seed, each ❌ naming its seed."""
+    """``rejected_on_every_seed(exercise_id, answer)``: ``check`` is False on every seed drawn, each ❌ naming its seed."""
 
     def run(exercise_id: str, answer: Any, seeds: tuple[int, ...] = SEEDS_FOR_WRONG_ANSWERS) -> None:
-        for seed in seeds:
+        for seed in seeds_to_draw(seeds):
             monkeypatch.setenv(SEED_VARIABLE, str(seed))
             passed = check(exercise_id, answer)
             out = capsys.readouterr().out
@@ -85,10 +99,10 @@ def rejected_on_every_seed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captu
 
 @pytest.fixture
 def passes_on_every_seed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Callable[..., None]:
-    """``passes_on_every_seed(exercise_id, answer)``: ``check`` is True on twenty draws."""
+    """``passes_on_every_seed(exercise_id, answer)``: ``check`` is True on every seed drawn (twenty in the full tier)."""
 
     def run(exercise_id: str, answer: Any, seeds: tuple[int, ...] = SEEDS_FOR_SOLUTIONS) -> None:
-        for seed in seeds:
+        for seed in seeds_to_draw(seeds):
             monkeypatch.setenv(SEED_VARIABLE, str(seed))
             passed = check(exercise_id, answer)
             out = capsys.readouterr().out

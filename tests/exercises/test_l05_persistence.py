@@ -106,6 +106,7 @@ async def resume_using_this_process_object(path, message):
         return await resume(path, message)
 
 
+@pytest.mark.full  # slow: the check resumes in new processes
 def test_the_solution_passes(capsys):
     assert check("05.resume_from_json", (save, resume)) is True
 
@@ -128,6 +129,7 @@ def test_the_solution_passes(capsys):
     ids=["stub", "resume-stub", "same-process", "returns-session", "history-only", "repr", "no-save-back",
          "new-session", "one-function", "unpicklable-global", "lessons-user"],
 )
+@pytest.mark.full  # slow: the check resumes in new processes
 def test_wrong_answers_get_their_hint(answer, hint, fails_with):
     fails_with("05.resume_from_json", answer, hint)
 

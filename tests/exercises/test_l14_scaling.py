@@ -86,6 +86,7 @@ def test_the_exercise_is_registered_for_lesson_14():
     assert EXERCISES["14.safe_turn"].lesson == "14"
 
 
+@pytest.mark.full  # slow: worker processes per check
 @pytest.mark.parametrize("answer", [solution, with_the_lock])
 def test_correct_answers_pass(answer, capsys):
     assert check("14.safe_turn", answer) is True
@@ -106,6 +107,7 @@ def test_correct_answers_pass(answer, capsys):
         ("not a function", "pass your function `safe_turn` itself"),
     ],
 )
+@pytest.mark.full  # slow: worker processes per check
 def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with):
     fails_with("14.safe_turn", answer, *(hint if isinstance(hint, tuple) else (hint,)))
 
@@ -131,6 +133,7 @@ async def lock_and_versioned_save(store, agent, conversation_id, message):
         return response.text
 
 
+@pytest.mark.full  # slow: worker processes per check
 def test_the_lock_with_a_versioned_save_passes():
     assert check("14.safe_turn", lock_and_versioned_save) is True
 

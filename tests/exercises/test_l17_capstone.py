@@ -6,7 +6,9 @@ wrong answers below run on one draw each; the blind wrong answers run on five (`
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 import warnings
 from pathlib import Path
 from typing import ClassVar
@@ -69,11 +71,15 @@ class ClassLevelSessions(Assistant):
         return (await agent.run(text, session=session)).text
 
 
+# FixedFolder's own folder: one per test process (parallel workers must not remove each other's), outside the repo.
+FIXED_FOLDER = Path(tempfile.gettempdir()) / f"capstone-fixed-folder-{os.getpid()}"
+
+
 class FixedFolder(Assistant):
     """Ignores store_dir and writes to a folder of its own."""
 
     def __init__(self, chat_client, memory_url, keys, store_dir):
-        super().__init__(chat_client, memory_url, keys, Path(__file__).parent / ".capstone-sessions")
+        super().__init__(chat_client, memory_url, keys, FIXED_FOLDER)
 
 
 class NoMemory(Assistant):
@@ -90,6 +96,7 @@ def not_a_class(chat_client, memory_url, keys, store_dir):
     return Assistant(chat_client, memory_url, keys, store_dir)
 
 
+@pytest.mark.full  # slow: a trial of the assistant with a memory server
 def test_the_solution_passes(capsys):
     assert check("17.assistant", Assistant) is True
     assert "\u2705 17.assistant" in capsys.readouterr().out
@@ -106,17 +113,20 @@ def test_the_solution_passes(capsys):
         (OneSessionPerUser, "keep one session per (user, conversation)"),
     ],
 )
+@pytest.mark.full  # slow: a trial per wrong answer
 def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with):
     try:
         fails_with("17.assistant", answer, hint)
     finally:
-        shutil.rmtree(Path(__file__).parent / ".capstone-sessions", ignore_errors=True)
+        shutil.rmtree(FIXED_FOLDER, ignore_errors=True)
 
 
+@pytest.mark.full  # slow: a trial per seed
 def test_the_solution_passes_on_every_draw(passes_on_every_seed):
     passes_on_every_seed("17.assistant", Assistant)
 
 
+@pytest.mark.full  # slow: a trial per seed
 def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
     exercise_id, answer, _mistake = wrong_answer
     rejected_on_every_seed(exercise_id, answer)

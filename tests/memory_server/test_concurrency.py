@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from cortadel import AddOptions, CortadelClient, SearchOptions
 
 
+@pytest.mark.full  # slow: many concurrent writes
 async def test_concurrent_writers_and_searchers_lose_nothing(server):
     writers, per_writer = 8, 15
 
@@ -38,6 +41,7 @@ async def test_concurrent_writers_and_searchers_lose_nothing(server):
             assert stored == expected
 
 
+@pytest.mark.full  # slow: many concurrent writes (the slowest unit test)
 async def test_concurrent_duplicates_are_stored_once(server):
     async def add(_: int) -> str:
         async with CortadelClient(server.url, "dup") as client:

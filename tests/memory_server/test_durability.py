@@ -39,6 +39,7 @@ def _start(db_path, *extra: str) -> tuple[subprocess.Popen, str]:
     raise AssertionError("server never became healthy")
 
 
+@pytest.mark.full  # slow: a server process, killed and restarted
 def test_acknowledged_writes_survive_kill_9(tmp_path):
     db = tmp_path / "memories.sqlite3"
     process, url = _start(db)

@@ -60,6 +60,7 @@ def reference():
     return embed
 
 
+@pytest.mark.full  # slow: builds and runs both embedding graphs
 def test_fused_graph_gives_the_shipped_graphs_vectors(reference):
     texts = _texts()
     assert len(texts) >= 300, len(texts)

@@ -63,6 +63,7 @@ def test_the_models_verdicts_are_used_and_it_was_asked_with_the_facts(offline, f
         decider.close()
 
 
+@pytest.mark.full  # slow: over 10 s each on 2 cores
 @pytest.mark.parametrize("misbehave", [None, "status:500"])  # None: the stand-in echoes, which is not JSON
 def test_garbage_or_an_error_falls_back_to_the_offline_decider_with_one_log_line(offline, fact, misbehave, caplog):
     with StandInServer(misbehave=misbehave) as stand_in:
@@ -74,6 +75,7 @@ def test_garbage_or_an_error_falls_back_to_the_offline_decider_with_one_log_line
         decider.close()
 
 
+@pytest.mark.full  # slow: over 10 s on 2 cores
 def test_a_wrong_length_or_unknown_verdict_is_garbage_too(offline, fact):
     answers = iter([json.dumps({"verdicts": ["supersedes", "supersedes"]}), json.dumps({"verdicts": ["maybe"]})])
     with StandInServer(reply=lambda request: next(answers)) as stand_in:

@@ -33,6 +33,7 @@ def stand_in(clean_env):
         yield server
 
 
+@pytest.mark.full  # slow: live mode runs notebooks on the stand-in
 def test_live_mode_runs_on_the_configured_model_and_tables_the_claims(stand_in, tmp_path, capfd) -> None:
     talks = notebook(
         tmp_path / "01_talks.ipynb",
@@ -69,6 +70,7 @@ def test_live_mode_runs_on_the_configured_model_and_tables_the_claims(stand_in, 
     assert 0 < seconds < 120
 
 
+@pytest.mark.full  # slow: live mode runs a notebook on the stand-in
 def test_a_bare_assert_is_reported_by_the_line_that_failed(stand_in, tmp_path) -> None:
     bare = notebook(tmp_path / "04_bare.ipynb", "x = 3\nassert x < 2")
     run = live.run_lesson(bare, cell_timeout=60)
@@ -83,6 +85,7 @@ def test_a_lesson_that_ends_without_reaching_its_claims_did_not_run() -> None:
     assert "09_y: \u2717 b (cut by the cap)" in live.render_table([cut], "a model")
 
 
+@pytest.mark.full  # slow: live mode runs notebooks on the stand-in
 def test_claims_logs_are_per_notebook_and_cleaned_up(stand_in, tmp_path) -> None:
     one = notebook(tmp_path / "01_a.ipynb", "from lesson_utils import expect_model\nexpect_model('a', True)")
     two = notebook(tmp_path / "02_b.ipynb", "from lesson_utils import expect_model\nexpect_model('b', False)")

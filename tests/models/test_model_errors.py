@@ -30,6 +30,7 @@ def lookup_tool() -> FunctionTool:
     return FunctionTool(name="lookup", description="Look something up.", func=lookup)
 
 
+@pytest.mark.full  # slow: waits for a timeout
 async def test_a_slow_model_is_stopped_at_the_timeout_once_and_says_so(clean_env) -> None:
     with StandInServer(misbehave="slow", delay=10) as server:
         use(clean_env, server, LESSON_MODEL_TIMEOUT="1")
@@ -46,6 +47,7 @@ async def test_a_slow_model_is_stopped_at_the_timeout_once_and_says_so(clean_env
     assert len(server.requests) == 1, "a call that timed out must not be sent again"
 
 
+@pytest.mark.full  # slow: waits for a timeout
 async def test_a_runaway_stream_is_stopped_at_the_timeout(clean_env) -> None:
     with StandInServer(misbehave="runaway") as server:
         use(clean_env, server, LESSON_MODEL_TIMEOUT="1")
@@ -62,6 +64,7 @@ async def test_a_runaway_stream_is_stopped_at_the_timeout(clean_env) -> None:
     assert len(server.requests) == 1
 
 
+@pytest.mark.full  # slow: waits for a timeout
 async def test_a_runaway_model_without_streaming_is_stopped_too(clean_env) -> None:
     with StandInServer(misbehave="runaway") as server:
         use(clean_env, server, LESSON_MODEL_TIMEOUT="1")

@@ -107,6 +107,7 @@ def test_without_a_server_the_lesson_gets_the_one_line_how_to(monkeypatch: pytes
     assert "\n" not in HOW_TO_GET_REDIS
 
 
+@pytest.mark.full  # slow: a worker process waits for a dead server
 def test_a_worker_pointed_at_a_dead_server_exits_with_one_line() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "lesson_utils.scaling.worker", "--name", "a", "--store", _dead_url()],
