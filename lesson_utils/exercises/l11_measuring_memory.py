@@ -62,8 +62,9 @@ def best_over(questions: Sequence[FloorQuestion], bar: float) -> float:
 
 def _draw_bar(dev: list[FloorQuestion], rng: random.Random) -> float:
     """A recall bar between half and 95% of dev's no-floor recall@5, put exactly on a point of dev's curve
-    where it matters: asking a little more recall would cost abstention (so ``>`` for ``>=`` shows), and the
-    floors that reach the most abstention lie in a narrow window (so a coarse grid of floors misses it)."""
+    where it matters: the floor that abstains most of all breaks it (so an answer that ignores the bar shows),
+    asking a little more recall would cost abstention (so ``>`` for ``>=`` shows), and the floors that reach
+    the most abstention under the bar lie in a narrow window (so a coarse grid of floors misses it)."""
     floors = candidate_floors(dev)
     curve = [score_floor(dev, f) for f in floors]
     unfloored = curve[0].recall_at_5
@@ -78,9 +79,14 @@ def _draw_bar(dev: list[FloorQuestion], rng: random.Random) -> float:
         ok = [n for n, s in enumerate(curve) if s.recall_at_5 >= bar and s.abstention == top]
         return floors[ok[-1]] - floors[max(ok[0] - 1, 0)]
 
-    sharp = [bar for bar in bars if best(bar, strict=False) > best(bar, strict=True)]
+    # Ignoring the bar must change the answer: the bar costs abstention against the most any floor reaches.
+    most = max(s.abstention for s in curve)
+    ignored = max(s.recall_at_5 for s in curve if s.abstention == most)  # the recall of the bar-ignoring floor
+    binding = [bar for bar in bars if best(bar, strict=False) < most] or [
+        min((s.recall_at_5 for s in curve if s.recall_at_5 > ignored), default=unfloored)]
+    sharp = [bar for bar in binding if best(bar, strict=False) > best(bar, strict=True)]
     narrow = [bar for bar in sharp if window(bar) < 0.02]
-    return rng.choice(narrow or sharp or bars or [unfloored])
+    return rng.choice(narrow or sharp or binding)
 
 
 def _as_answer(got: Any) -> tuple[float, FloorScore]:

@@ -9,6 +9,7 @@ import pytest
 from lesson_utils.cortadel.gating import RELEVANCE_FLOOR
 from lesson_utils.evaluation.floor_signals import load_floor_questions, score_floor
 from lesson_utils.exercises import EXERCISES, check
+from lesson_utils.exercises._cases import SEED_VARIABLE
 from lesson_utils.exercises.l11_measuring_memory import best_abstention, candidate_floors
 
 ID = "11.tuned_floor"
@@ -133,3 +134,10 @@ def test_best_abstention_keeps_the_bar_and_abstains_most():
     assert best.recall_at_5 >= bar
     assert all(s.abstention <= best.abstention for s in (score_floor(dev, f) for f in candidate_floors(dev))
                if s.recall_at_5 >= bar)
+
+
+@pytest.mark.parametrize("seed", [46, 94, 156])
+def test_ignoring_the_bar_is_rejected_where_it_once_passed(seed, monkeypatch, fails_with):
+    """These seeds once drew bars the bar-ignoring floor happened to keep; every bar drawn now costs it abstention."""
+    monkeypatch.setenv(SEED_VARIABLE, str(seed))
+    fails_with(ID, bar_ignored, "under min_recall")
