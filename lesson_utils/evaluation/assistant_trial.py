@@ -180,6 +180,10 @@ def draw_cases(seed: int) -> _Draw:
     names = rng.sample(TOPICS, SESSIONS)  # shared by every user: a conversation is (user, name)
     tagged = {uuid for case in cases for q in case.questions for uuid in (*q.evidence, *q.superseded)}
     tagged |= {uuid for case in cases for t in case.tracked for uuid in (*t.current, *t.not_current)}
+    # A withdrawal's own statement is in no question and no tracked item (only the fact it retires is):
+    # known by its text, it is told too, or the fact is never withdrawn and withdrawal is never tried.
+    withdrawing = {item["withdrawal"] for item in split["withdrawals"]}
+    tagged |= {t.uuid for case in cases for s in case.sessions for t in s.turns if t.content in withdrawing}
     conversations: dict[str, list[tuple[str, list[_Turn]]]] = {}
     for user, case in zip(users, cases, strict=True):
         ordered = []
@@ -447,6 +451,8 @@ async def _ask(runner: _Runner, assistant: Any, draw: _Draw, yardstick: _Yardsti
     opener = draw.cases[user].phatic[0]
     given_first: list[bool] = []  # whether a question asked as a conversation's first turn got its memory
     later: list[tuple[_Question, list[str]]] = []
+    mine = _joined([q.text for q in yardstick.questions if q.user == user] + draw.cases[user].phatic)
+    theirs = [q.text for q in yardstick.questions if q.user != user and _telling(q.text) and not shows(mine, q.text)]
     for n, question in enumerate(q for q in yardstick.questions if q.user == user):
         conversation = f"question-{draw.seed % 1000}-{n}"  # new for this user; the same name for every user
         opened: list[str] = []
@@ -458,6 +464,14 @@ async def _ask(runner: _Runner, assistant: Any, draw: _Draw, yardstick: _Yardsti
         seen = " ~ ".join(opened + views)  # what this conversation showed the model, up to the answer
         here = _joined([opener, question.text])  # what this conversation was told: never 'carried'
         carried = [t for t in yardstick.silent[user] if _telling(t) and not shows(here, t) and shows(seen, t)]
+        # Every user's question conversations share their names: another user's question here is a shared session.
+        shared = [t for t in theirs if shows(seen, t)]
+        if shared:
+            report.findings.append(Finding(
+                "users apart", user, False,
+                f"{user}'s new conversation {conversation!r} showed the model {shared[0]!r}, asked by another user in "
+                "a conversation of the same name: key each session by (user, conversation), not by the conversation's "
+                "name"))
         report.findings.append(Finding(
             "conversations apart", user, not carried,
             f"{user}'s new conversation {conversation!r} carried {carried[:1]}, said in another conversation: "
@@ -481,7 +495,8 @@ async def _ask(runner: _Runner, assistant: Any, draw: _Draw, yardstick: _Yardsti
             report.findings.append(Finding("withdrawal", user, not stale,
                                            f"{user} asked {question.text!r}; the model was given the withdrawn "
                                            f"{stale[:1]}" if stale else ""))
-    if given_first and all(given_first):  # every first turn recalled, a later one did not: say so
+    shared_session = any(f.user == user and f.requirement == "users apart" and not f.ok for f in report.findings)
+    if given_first and all(given_first) and not shared_session:  # every first turn recalled, a later one not: say so
         for finding in report.findings:
             if finding.user == user and not finding.ok and "as turn 2" in finding.detail:
                 finding.detail += " (a question that opened a conversation did get it: recall on every turn)"
