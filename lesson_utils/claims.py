@@ -8,6 +8,10 @@ it (it used the name, it called the tool) hold for certain only on the determini
 - on the offline model it asserts, so the test suite fails if the lesson stops showing its point;
 - on a real model it prints one line, ``✓ …`` or ``✗ … — <what to try>``, and never passes silently.
 
+A claim that a *failure* shows (a limit the lesson puts on screen on purpose: "the weather question loaded the
+coffee topic") is made with ``failure=True``: its line reads ``shown: …``, never ``✓``, so a ✓ always marks
+something that went right.
+
 A claim is judged by what the reply *contains*, never by the offline model's wording: "did not know the
 name" fails on an invented name as much as on the right one (:func:`knows_nothing_about`, read with the
 one language module), and "built on turn 1's joke" means the reply reuses that joke's words
@@ -54,12 +58,15 @@ class Shown:
         return f"Shown({self.shown!r}, why={self.why!r})"
 
 
-def expect_model(claim: str, shown: bool | Shown, *, hint: str = "") -> bool:
+def expect_model(claim: str, shown: bool | Shown, *, hint: str = "", failure: bool = False) -> bool:
     """Report whether the model showed ``claim``; assert it on the offline lesson model.
 
     ``hint`` says what a learner on a real model can do when it did not (shown after ``✗``); evidence
-    given as :class:`Shown` brings its own ``why``. Returns ``shown`` so a cell can branch on it.
+    given as :class:`Shown` brings its own ``why``. ``failure=True`` marks a claim that shows something going
+    wrong: it prints ``shown: …`` where a claim that went right prints ``✓ …``. Returns ``shown`` so a cell
+    can branch on it.
     """
+    mark = "shown:" if failure else "\u2713"
     global _cuts_seen
     hint = hint or getattr(shown, "why", "")
     shown = bool(shown)
@@ -69,10 +76,10 @@ def expect_model(claim: str, shown: bool | Shown, *, hint: str = "") -> bool:
     _log(claim, shown, model.kind, model.model, cut=cut)
     if model.kind == "offline":
         assert shown, f"the offline lesson model should show: {claim}"
-        print(f"\u2713 {claim}")
+        print(f"{mark} {claim}")
         return shown
     if shown:
-        print(f"\u2713 {claim} (this model showed it)")
+        print(f"{mark} {claim} (this model showed it)")
     elif cut:
         print(f"\u2717 {claim}: not shown, the reply was cut by the cap ({MAX_TOKENS_VARIABLE}={CAP_RECORD.cap}) "
               f"\u2014 raise {MAX_TOKENS_VARIABLE} in .env and run the cell again")

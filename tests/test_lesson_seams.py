@@ -80,3 +80,11 @@ def test_show_source_prints_plain_text_outside_a_notebook(capsys):
 def test_show_source_names_the_fix_for_what_it_cannot_show():
     with pytest.raises(TypeError, match="needs a class, function, method or module"):
         show_source(42)
+
+
+def test_a_claim_that_shows_a_failure_reads_shown_not_a_tick(monkeypatch, capsys):
+    monkeypatch.setenv("LESSON_MODEL", "offline")
+    assert expect_model("the weather question loaded the coffee topic", True, failure=True) is True
+    assert capsys.readouterr().out == "shown: the weather question loaded the coffee topic\n"
+    with pytest.raises(AssertionError, match="loaded the coffee topic"):
+        expect_model("the weather question loaded the coffee topic", False, failure=True)

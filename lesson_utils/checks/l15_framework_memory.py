@@ -11,10 +11,11 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ..framework_memory.designs import says_it_does_not_know
 from ..framework_memory.reading import tool_calls
 
-__all__ = ["consolidation_inputs", "index_links_every_topic", "learned_by", "requests_with_prompt",
-           "rewrote_one_file", "sent_turn_without_tools"]
+__all__ = ["answered_from", "consolidation_inputs", "index_links_every_topic", "learned_by", "requests_with_prompt",
+           "rewrote_one_file", "sent_turn_without_tools", "tool_found"]
 
 
 def requests_with_prompt(recorder: Any, prompt: str) -> list[Any]:
@@ -54,3 +55,17 @@ def rewrote_one_file(*replies: Any) -> bool:
 def learned_by(session: Any, source_id: str = "learned_instructions") -> list[str]:
     """The instructions ``LearnedInstructionsProvider`` has learned in ``session``."""
     return list((session.state.get(source_id) or {}).get("instructions") or [])
+
+
+def tool_found(response: Any, tool: str, text: str) -> bool:
+    """``response`` called ``tool``, and what that call returned holds ``text`` (what the tool found, whatever
+    the reply then made of it)."""
+    calls = {c.call_id for m in response.messages for c in m.contents if c.type == "function_call" and c.name == tool}
+    return any(text in str(c.result) for m in response.messages for c in m.contents
+               if c.type == "function_result" and c.call_id in calls)
+
+
+def answered_from(reply: str, text: str) -> bool:
+    """The reply answers with ``text``: it names it and does not say it does not know (quoting a tool result
+    after "I don't know" is not answering from it)."""
+    return text.lower() in reply.lower() and not says_it_does_not_know(reply)

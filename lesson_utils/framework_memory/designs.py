@@ -53,12 +53,17 @@ from ..models.text import content_stems, token_count
 from .reading import record_every_call, tool_calls
 
 __all__ = ["DESIGNS", "Design", "DesignRow", "MeteredService", "cortadel_designs", "design_cases", "design_summary", "design_table", "evidence_in",
-           "framework_designs", "run_designs"]
+           "framework_designs", "run_designs", "says_it_does_not_know"]
 
 OWNER_KEY = "user_id"
 _WRITE_LIKE = re.compile(r"(?i)write|add|remember|save|store|upsert|insert|replace")
 _ABSTAINS = re.compile(r"(?i)\b(?:don't|do not) know\b|\bnot sure\b|\bhaven't told\b|\bno (?:record|memory|information)\b|"
                        r"\bcan't find\b|\bcould not find\b")
+
+
+def says_it_does_not_know(reply: str) -> bool:
+    """Whether ``reply`` abstains ("I don't know", "not sure", "no record of …"): how abstention is scored."""
+    return bool(_ABSTAINS.search(reply))
 
 
 @dataclass(frozen=True)
@@ -359,7 +364,7 @@ def _context_of(request: Any) -> str:
 
 def _score(row: DesignRow, question: Question, asked: _Counter, reply: str, turns_by_id: dict[str, str]) -> None:
     if question.answer is None:
-        row.abstained.append(bool(_ABSTAINS.search(reply)))
+        row.abstained.append(says_it_does_not_know(reply))
         return
     sent = "\n".join(asked.sent).replace(question.question, " ")
     evidence = [turns_by_id[uuid] for uuid in question.evidence if uuid in turns_by_id]

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 from agent_framework import AgentResponse, Content, Message
 
 from lesson_utils.checks.l15_framework_memory import (
-    consolidation_inputs, index_links_every_topic, learned_by, requests_with_prompt, rewrote_one_file,
-    sent_both_paraphrases, sent_turn_without_tools,
+    answered_from, consolidation_inputs, index_links_every_topic, learned_by, requests_with_prompt, rewrote_one_file,
+    sent_both_paraphrases, sent_turn_without_tools, tool_found,
 )
 from lesson_utils.models.offline import ModelRequest
 
@@ -70,3 +70,23 @@ def test_learned_by_reads_the_sessions_learned_instructions() -> None:
     session = SimpleNamespace(state={"learned_instructions": {"instructions": ["answer in French"]}})
     assert learned_by(session) == ["answer in French"]
     assert learned_by(SimpleNamespace(state={})) == []
+
+
+def searched(result: str) -> AgentResponse:
+    call = Content.from_function_call(call_id="s1", name="search_history", arguments=json.dumps({"query": "hotel"}))
+    found = Content.from_function_result(call_id="s1", result=result)
+    return AgentResponse(messages=[Message(role="assistant", contents=[call]), Message(role="tool", contents=[found])])
+
+
+def test_tool_found_reads_what_the_named_tool_returned() -> None:
+    assert tool_found(searched("[user] I'm staying at the Hotel Miramar."), "search_history", "Hotel Miramar")
+    assert not tool_found(searched("[user] Tell me a joke."), "search_history", "Hotel Miramar")
+    assert not tool_found(searched("[user] I'm staying at the Hotel Miramar."), "file_memory_read", "Hotel Miramar")
+    assert not tool_found(AgentResponse(messages=[Message(role="assistant", contents=["Hotel Miramar"])]),
+                          "search_history", "Hotel Miramar")
+
+
+def test_answered_from_needs_the_text_and_no_i_do_not_know() -> None:
+    assert answered_from("You're staying at the Hotel Miramar in Lisbon.", "Miramar")
+    assert not answered_from("I don't know \u2014 I checked search_history and it said: \"... Hotel Miramar ...\"", "Miramar")
+    assert not answered_from("You're staying in Lisbon.", "Miramar")
