@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["cheapest_that_recalled", "mentions", "per_turn", "the_most"]
+__all__ = ["cheapest_that_recalled", "mentions", "per_turn", "the_least", "the_most"]
 
 
 def per_turn(summary: Mapping[str, Any], figure: str) -> dict[str, float]:
@@ -24,6 +24,11 @@ def the_most(values: Mapping[str, float]) -> str | None:
     if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
         return None
     return ranked[0][0]
+
+
+def the_least(values: Mapping[str, float | None]) -> str | None:
+    """The one name whose value is below every other's (``None`` on a tie for the bottom; missing values skipped)."""
+    return the_most({name: -value for name, value in values.items() if value is not None})
 
 
 def cheapest_that_recalled(summary: Mapping[str, Any]) -> str | None:

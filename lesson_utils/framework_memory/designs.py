@@ -392,16 +392,22 @@ def design_summary(rows: Sequence[DesignRow]) -> dict[str, DesignRow]:
     return pooled
 
 
-_COLUMNS = ("design", "ability", "n", "recall", "abstain", "tokens/turn", "calls/turn", "writes/turn", "median ms")
+_COLUMNS = ("design", "ability", "n", "recall (n)", "abstain (n)", "tokens/turn", "calls/turn", "writes/turn",
+            "median ms")
 
 
 def design_table(rows: Sequence[DesignRow]) -> str:
-    """The rows as a fixed-width text table, one line per design and ability (``-`` where a figure does not apply)."""
+    """The rows as a fixed-width text table, one line per design and ability (``-`` where a figure does not apply).
 
-    def share(value: float | None) -> str:
-        return "-" if value is None else f"{value:.2f}"
+    ``n`` counts a row's questions; recall and abstention each say how many questions they are a share of
+    (recall: the questions with an answer; abstention: those without), since one question is a 0 or a 1.
+    """
 
-    lines = [[row.design, row.ability, str(row.questions), share(row.evidence_recall), share(row.abstention),
+    def share(value: float | None, out_of: int) -> str:
+        return "-" if value is None else f"{value:.2f} (n={out_of})"
+
+    lines = [[row.design, row.ability, str(row.questions), share(row.evidence_recall, len(row.recalled)),
+              share(row.abstention, len(row.abstained)),
               f"{row.per_turn(row.tokens):.0f}", f"{row.per_turn(row.calls):.2f}", f"{row.per_turn(row.writes):.2f}",
               "-" if row.median_ms is None else f"{row.median_ms:.0f}"] for row in rows]
     widths = [max(len(str(cell)) for cell in column) for column in zip(_COLUMNS, *lines, strict=True)]

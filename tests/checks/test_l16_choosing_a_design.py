@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lesson_utils.checks.l16_choosing_a_design import cheapest_that_recalled, mentions, per_turn, the_most
+from lesson_utils.checks.l16_choosing_a_design import cheapest_that_recalled, mentions, per_turn, the_least, the_most
 from lesson_utils.framework_memory.designs import DesignRow
 
 
@@ -34,3 +34,8 @@ def test_cheapest_that_recalled_skips_designs_that_recalled_nothing() -> None:
 def test_mentions_looks_in_every_line() -> None:
     assert mentions(["The boiler was fixed.", "I went Hiking in June."], "hiking")
     assert not mentions(["The boiler was fixed."], "hiking") and not mentions([], "hiking")
+
+
+def test_the_least_is_the_one_strictly_below_the_others() -> None:
+    assert the_least({"a": 0.5, "b": 0.0, "c": None, "d": 1.0}) == "b"
+    assert the_least({"a": 0.0, "b": 0.0, "c": 1.0}) is None

@@ -80,7 +80,12 @@ def test_a_cut_history_keeps_every_evidence_session_and_the_questions() -> None:
 def test_the_table_has_one_line_per_row_and_a_dash_where_a_figure_does_not_apply() -> None:
     row = DesignRow("d", "abstention", questions=2, abstained=[True, False], question_ms=[3.0, 5.0], turns=4, tokens=40, calls=6)
     lines = design_table([row]).splitlines()
-    assert len(lines) == 3 and lines[2].split() == ["d", "abstention", "2", "-", "0.50", "10", "1.50", "0.00", "4"]
+    assert len(lines) == 3 and lines[2].split() == ["d", "abstention", "2", "-", "0.50", "(n=2)", "10", "1.50", "0.00", "4"]
+
+
+def test_each_share_in_the_table_says_how_many_questions_it_is_over() -> None:
+    row = DesignRow("d", "all", questions=4, recalled=[True], abstained=[False, False, True])
+    assert "1.00 (n=1)" in design_table([row]) and "0.33 (n=3)" in design_table([row])
 
 
 def test_per_ability_keeps_the_first_questions_of_each_ability_and_their_evidence() -> None:
