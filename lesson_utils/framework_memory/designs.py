@@ -225,9 +225,10 @@ def design_cases(split: str = "test", *, users: int = 1, sessions: int | None = 
                  per_ability: int | None = None) -> list[Case]:
     """The scorecard's first ``users`` users of ``split`` (44 sessions each), optionally cut so every design can replay them.
 
-    ``per_ability`` keeps each user's first N questions of each ability. ``sessions`` cuts each history to that
-    many sessions: every session that holds a kept question's evidence (or a superseded turn) stays, then
-    sessions spread evenly over the rest of the history, in their order. Every design replays every user turn
+    ``per_ability`` keeps each user's first N questions of each ability. ``sessions`` cuts each history to about
+    that many sessions: every session that holds a kept question's evidence (or a superseded turn) stays, even
+    when there are more of those than ``sessions``, then sessions spread evenly over the rest of the history fill
+    it up to ``sessions``, in their order. Every design replays every user turn
     through the model, so a cut keeps a notebook or CI run short; kept questions and their evidence are unchanged.
     """
     if split not in ("dev", "test"):
