@@ -16,7 +16,11 @@ model's own labels, not from phrases:
   more pet is added, never a replacement;
 * the fact and the memory are about the same person (the ``whose`` each was labelled with when stored), and about
   the same thing: their ``topic`` labels are close in embedding space (:data:`SAME_TOPIC`), so "home city" may
-  replace "home" but "holiday" may not.
+  replace "home" but "holiday" may not;
+* an ``UPDATE`` is one the offline reader agrees is a new value of the same single-valued attribute (home, job,
+  employer …): it reads the model's clean third-person sentences far better than a user's chat, and it files
+  another person's fact, a second language or a trip under none. On a dev sample this cut Qwen2.5-Coder 1.5B's
+  false supersessions from 7 of 20 to 1 of 20, for 17 → 14 of 23 updates (``bench/README.md``).
 
 A replacement that fails a guard is stored as an ``ADD``: nothing the user said is lost. Any failure of the model
 (:class:`~.model_endpoint.ModelAnswerError`, or an answer of the wrong shape) raises, and the service reads that
