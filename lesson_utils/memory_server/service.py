@@ -64,6 +64,15 @@ def _valid_type(value: Any) -> str | None:
     return None
 
 
+def _from_conversation(user: str, text: str, request: AddConversationRequest, attributes: dict[str, Any]) -> NewMemory:
+    """A fact distilled from a conversation, with the request's tags, project and session, whoever read it."""
+    return NewMemory(
+        user_id=user, content=text, memory_type=classify.classify_memory_type(text), gist=classify.gist(text),
+        categories=classify.categorize(text), tags=list(request.tags or []), project=request.project,
+        session_id=request.session_id, attributes=attributes,
+    )
+
+
 class MemoryService:
     """Store + distillation + ranking, per operation. Thread-safe."""
 
@@ -176,13 +185,7 @@ class MemoryService:
                 attributes["transcript_path"] = transcript_path
             if fact.name:
                 attributes["user_name"] = fact.name
-            memory = NewMemory(
-                user_id=user, content=fact.text, memory_type=classify.classify_memory_type(fact.text),
-                gist=classify.gist(fact.text), categories=classify.categorize(fact.text),
-                tags=list(request.tags or []), project=request.project, session_id=request.session_id,
-                attributes=attributes,
-            )
-            written = self._write(memory, vector, forget=fact.forget)
+            written = self._write(_from_conversation(user, fact.text, request, attributes), vector, forget=fact.forget)
             if written.record is not None:
                 results.append({"id": written.record.id, "memory": fact.text, "event": written.event})
             else:  # the contract leaves id empty for INVALIDATE; say which fact was withdrawn
@@ -224,12 +227,7 @@ class MemoryService:
                                           "read_by": self.reader.model, "read_as": fact.labels}
             if request.transcript_path is not None:
                 attributes["transcript_path"] = request.transcript_path
-            memory = NewMemory(
-                user_id=user, content=fact.text, memory_type=classify.classify_memory_type(fact.text),
-                gist=classify.gist(fact.text), categories=classify.categorize(fact.text),
-                tags=list(request.tags or []), project=request.project, session_id=request.session_id,
-                attributes=attributes,
-            )
+            memory = _from_conversation(user, fact.text, request, attributes)
             if event == "UPDATE":
                 taken.add(target.id)
                 written = self.store.replace(memory, vector, [target])

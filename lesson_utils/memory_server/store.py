@@ -211,16 +211,7 @@ class MemoryStore:
             neighbours = self.rows.fetch([seq for seq, _ in near])
             candidates, stored = self._candidates(user_id, self.decider.attribute(withdrawal), neighbours)
             taken = self.decider.retracts(withdrawal, stored)
-            replaced = [old for old, hit in zip(candidates, taken, strict=True) if hit]
-            if not replaced:
-                return Written("NONE", None)
-            at = now()
-            with self._transaction():
-                self._invalidate(user_id, replaced, at, None)
-            self.vectors.remove(user_id, [r.seq for r in replaced])
-            for old in replaced:
-                old.invalid_at = at
-            return Written("INVALIDATE", None, replaced)
+            return self.invalidate(user_id, [old for old, hit in zip(candidates, taken, strict=True) if hit])
 
     # -- writes decided elsewhere (a model read the turn: ``understanding.py``) ---------------
 
