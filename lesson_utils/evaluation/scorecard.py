@@ -58,6 +58,11 @@ from ..cortadel.provider import INJECTED_IDS_KEY, CortadelContextProvider
 from ..cortadel.query_rewriting import remember_turn
 from .dataset import ABILITIES, DATA_DIR, Case, Question, Tracked
 
+#: Seconds one request of the scorecard may take. Ingesting a history is a batch job, not a turn: a cold local
+#: server embeds its offline reader's examples on its first write, which took over 30 s (the provider's default
+#: timeout) on the 2-core machine with both test workers busy.
+BATCH_TIMEOUT = 180.0
+
 __all__ = [
     "ALL_MODES", "ANSWERABLE", "FLOORS_PATH", "MODES", "QuestionResult", "Scorecard", "TrackedResult", "all_memories",
     "check_floors",
@@ -473,7 +478,8 @@ async def run_scorecard(
     tick = _progress(progress, 2 * len(cases))
     ingest_s = 0.0
     try:
-        clients = {case.user_id: CortadelMemoryClient(url, prefix + case.user_id, api_key=api_key) for case in cases}
+        clients = {case.user_id: CortadelMemoryClient(url, prefix + case.user_id, api_key=api_key, timeout=BATCH_TIMEOUT)
+                   for case in cases}
         try:
             turn_ids: dict[str, dict[str, list[str]]] = {}
             for case in cases:
