@@ -86,6 +86,12 @@ def main() -> int:
                                      settle_seconds=settle, progress=True))
     print(f"scored in {time.perf_counter() - started:.0f}s (ingest {card.meta['ingest_seconds']:.0f}s)\n")
     print(card.table())
+    if args.split == "test" and not args.longmemeval and not args.haystack:
+        from lesson_utils.evaluation.readers_compared import readers_table
+
+        print("\nWho reads the conversations (the test split's update pairs; the model from its stored run,\n"
+              "python -m lesson_utils.evaluation.readers_compared --write computes it again):")
+        print(readers_table())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({"rows": card.rows(), "modes": card.mode_summary(), "items": card.items(),

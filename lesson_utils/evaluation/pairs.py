@@ -57,6 +57,7 @@ class PairsReport:
     #: With a model reading: its seconds for each message it read (one or two calls), and the turns it could
     #: not read (the offline reader read them instead).
     model_seconds: list[float] = field(default_factory=list)
+    model_calls: list[int] = field(default_factory=list)
     fallbacks: int = 0
 
     @property
@@ -113,6 +114,7 @@ class _User:
         body = self.service.from_conversation(self.user, request)
         if reader is not None and self.report is not None:
             self.report.model_seconds.append(sum(reader.endpoint.seconds[calls:]))
+            self.report.model_calls.append(len(reader.endpoint.seconds) - calls)
             self.report.fallbacks += self.service.fallbacks - fallbacks
         return [r["id"] for r in body.get("results", []) if r.get("id")]
 
@@ -249,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.every < 1:
         parser.error(f"--every takes a whole number from 1, not {args.every}")
-    from ..models import ModelConfigurationError
+    from ..model_config import ModelConfigurationError
 
     try:
         service = build_service(None, update_decider=args.update_decider, understanding=args.understanding)

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..memory_server.model_endpoint import ModelEndpoint
+from ..memory_server.model_endpoint import ModelAnswerError, ModelEndpoint
 
 __all__ = ["ReplayEndpoint"]
 
@@ -24,6 +24,9 @@ class ReplayEndpoint(ModelEndpoint):
 
     path: Path
     answers: dict[str, Any]
+    #: Answer from the file only: a request not in it is a :class:`ModelAnswerError` (the turn falls back to
+    #: the offline reader and is counted as a fallback), never a call.
+    stored_only: bool = False
 
     @classmethod
     def around(cls, endpoint: ModelEndpoint, path: str | os.PathLike[str]) -> ReplayEndpoint:
@@ -35,9 +38,18 @@ class ReplayEndpoint(ModelEndpoint):
                 replay.answers = json.load(handle)
         return replay
 
+    @classmethod
+    def stored(cls, path: str | os.PathLike[str], model: str) -> ReplayEndpoint:
+        """A stored run of ``model`` replayed with no model at hand: what lessons and CI read."""
+        replay = cls.around(ModelEndpoint("stored-run://", model), path)
+        replay.stored_only = True
+        return replay
+
     def complete_json(self, messages: list[dict[str, str]], schema: dict[str, Any], *, name: str,
                       max_tokens: int) -> dict[str, Any]:
         key = hashlib.sha256(json.dumps([self.model, messages, schema], sort_keys=True).encode("utf-8")).hexdigest()
+        if key not in self.answers and self.stored_only:
+            raise ModelAnswerError(f"this request is not in the stored run {self.path.name}")
         if key not in self.answers:
             self.answers[key] = {"answer": super().complete_json(messages, schema, name=name, max_tokens=max_tokens),
                                  "seconds": self.seconds[-1]}
