@@ -33,7 +33,7 @@ from .language import PERSONAL_FACTS, content_words
 from .models import describe_chat_client
 from .models.cap import RECORD as CAP_RECORD
 from .models.cap import cuts_so_far
-from .models.policy import MAX_TOKENS_VARIABLE
+from .model_config.policy import MAX_TOKENS_VARIABLE
 
 CLAIMS_LOG_VARIABLE = "LESSON_CLAIMS_LOG"
 _cuts_seen = 0  # cuts_so_far() when the previous claim was made

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..environment import CheckResult, EnvironmentReport, check_model
-from ..models import resolve_model
+from ..model_config import resolve_model
 
 
 def memory_server_extra(report: EnvironmentReport) -> CheckResult:

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(RECORDED))
     args = parser.parse_args(argv)
     from ..memory_server.server import build_service
-    from ..models import ModelConfigurationError
+    from ..model_config import ModelConfigurationError
     from .pairs import try_update
 
     try:

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     db = args.db if args.db is not None else str(default_db_path())
     keys = ApiKeys(dict(args.api_key))  # a bad key table fails here, before the database is opened
-    from ..models import ModelConfigurationError
+    from ..model_config import ModelConfigurationError
 
     try:
         service = build_service(None if db == ":memory:" else db, embedder=embedder,

@@ -2,7 +2,7 @@
 
 ``start_memory_server(update_decider="model")`` (or ``--update-decider model``) makes the server ask
 the OpenAI-compatible model the lessons are configured for (``LOCAL_MODEL_BASE_URL`` and
-``LOCAL_MODEL``, or ``OPENAI_API_KEY`` …, read by :mod:`lesson_utils.models`) for the verdicts of
+``LOCAL_MODEL``, or ``OPENAI_API_KEY`` …, read by :mod:`lesson_utils.model_config`) for the verdicts of
 ``updates.UpdateDecider``, with one short JSON prompt per write that has candidates. It lets a
 lesson put the offline decider and a model side by side on the same pairs. It is a choice of this
 local server, not a description of how Cortadel decides.
@@ -48,7 +48,7 @@ class ModelDecider:
     def __init__(
         self, *, fallback: UpdateDecider, env: Mapping[str, str] | None = None, timeout: float = 30.0
     ) -> None:
-        from ..models import ModelConfigurationError, lesson_environment, resolve_model
+        from ..model_config import ModelConfigurationError, lesson_environment, resolve_model
 
         env = dict(env) if env is not None else lesson_environment()[0]
         info = resolve_model(env)

@@ -5,7 +5,7 @@ needs no agent, no tools and no streaming: one POST to an OpenAI-compatible ``/c
 schema in ``response_format`` (OpenAI and llama.cpp's ``llama-server`` both honour it), a timeout, and an
 output cap so a model that runs away is stopped. Which model that is comes from the same variables the lessons
 read (``LOCAL_MODEL_BASE_URL`` + ``LOCAL_MODEL``, or ``OPENAI_API_KEY`` …), resolved once by
-:func:`lesson_utils.models.resolve_model`, so the server and the lessons never disagree about the model.
+:func:`lesson_utils.model_config.resolve_model`, so the server and the lessons never disagree about the model.
 
 Every way a call can fail — refused, timed out, an HTTP error, a reply cut at the cap, text that is not the
 JSON asked for — is one :class:`ModelAnswerError` whose message fits on one log line; the caller falls back.
@@ -90,7 +90,7 @@ def endpoint_from_environment(env: Mapping[str, str] | None = None) -> ModelEndp
     A configured model the server cannot call over plain HTTP (Azure, Foundry) is None too: the offline reader
     reads for it. Its timeout is the lessons' ``LESSON_MODEL_TIMEOUT`` (one policy for every model call). A broken
     configuration raises the lessons' one-line ``ModelConfigurationError``."""
-    from ..models import lesson_environment, read_policy, resolve_model
+    from ..model_config import lesson_environment, read_policy, resolve_model
 
     env = dict(env) if env is not None else lesson_environment()[0]
     info = resolve_model(env)

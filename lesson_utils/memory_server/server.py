@@ -55,7 +55,7 @@ def model_reader(understanding: str | ModelEndpoint = "auto") -> ModelReader | N
         return None
     endpoint = endpoint_from_environment()
     if endpoint is None and understanding == "model":
-        from ..models import ModelConfigurationError
+        from ..model_config import ModelConfigurationError
 
         raise ModelConfigurationError(
             "understanding='model' needs an OpenAI-compatible model: set LOCAL_MODEL_BASE_URL and LOCAL_MODEL "

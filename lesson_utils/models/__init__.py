@@ -5,7 +5,7 @@ from __future__ import annotations
 from .offline import OFFLINE_MODEL_NAME, ModelRequest, OfflineChatClient
 from .backends import BACKENDS, Backend
 from .guard import ModelCallGuard
-from .policy import CallPolicy, read_policy
+from ..model_config.policy import CallPolicy, read_policy
 from .recording import RequestRecorder
 from .selection import (
     ChatClientInfo,

@@ -1,10 +1,10 @@
-"""The model backends a lesson can use, one registry entry each: detect, resolve, build, explain.
+"""The chat clients a lesson can use, one registry entry per kind of model: build, explain.
 
-Adding a backend is one :class:`Backend` in :data:`BACKENDS` (plus its tests): how to tell from the
-environment that the learner configured it (``detect``), which variables it reads
-(``resolve``), how to build its chat client (``build``), and any wording of its own for a failed
-call (``explain``, tried before the shared table in ``errors.py``). The order of
-:data:`BACKENDS` is the order of automatic choice; ``LESSON_MODEL`` forces one by its ``kind``.
+Which kind is configured, and with which variables, is decided by :mod:`lesson_utils.model_config` (one
+:class:`~lesson_utils.model_config.Choice` per kind, shared with the memory server). Adding a kind of model is one
+``Choice`` there and one :class:`Backend` here (a test holds the two registries together): how to build its chat
+client (``build``), and any wording of its own for a failed call (``explain``, tried before the shared table in
+``errors.py``).
 
 Every real client is the framework's own Chat Completions client (or Foundry's), built through
 its public constructor with a :class:`~.guard.ModelCallGuard` as client middleware, and an OpenAI
@@ -18,33 +18,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .configuration import (
-    OFFLINE_HINT,
-    ChatClientInfo,
-    ModelConfigurationError,
-    get_value,
-    require,
-    require_url,
-)
+from ..model_config import OFFLINE_HINT, CallPolicy, ChatClientInfo, ModelConfigurationError, read_policy
+from ..model_config.configuration import get_value
 from .errors import Rule, status_of
 from .guard import ModelCallGuard
-from .offline import OFFLINE_MODEL_NAME, OfflineChatClient
-from .policy import CallPolicy, read_policy
-
-DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
+from .offline import OfflineChatClient
 
 Env = Mapping[str, str]
 
 
 @dataclass(frozen=True)
 class Backend:
-    """One way to reach a model."""
+    """How to reach one kind of model."""
 
     kind: str
-    detect: Callable[[Env], str | None]
-    """The reason this backend is chosen automatically (``"OPENAI_API_KEY is set"``), or None."""
-    resolve: Callable[[Env, str, str | None], ChatClientInfo]
-    """``(env, reason, env_file)`` → what to build; a missing or bad variable raises, naming it."""
     build: Callable[[ChatClientInfo, Env], Any]
     """The chat client for a resolved configuration."""
     explain: tuple[Rule, ...] = ()
@@ -76,32 +63,12 @@ def _key(env: Env, info: ChatClientInfo) -> str | None:
 # ------------------------------------------------------------------------------ offline
 
 
-def _offline_resolve(env: Env, reason: str, env_file: str | None) -> ChatClientInfo:
-    return ChatClientInfo("offline", OFFLINE_MODEL_NAME, None, reason, env_file, {})
-
-
 OFFLINE = Backend(
     kind="offline",
-    detect=lambda env: (
-        "no model is configured (none of OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT, LOCAL_MODEL_BASE_URL, "
-        "OPENAI_BASE_URL, FOUNDRY_PROJECT_ENDPOINT is set)"
-    ),
-    resolve=_offline_resolve,
     build=lambda info, env: OfflineChatClient(),
 )
 
 # ------------------------------------------------------------------------------ OpenAI
-
-
-def _openai_resolve(env: Env, reason: str, env_file: str | None) -> ChatClientInfo:
-    settings: dict[str, str] = {}
-    _, settings["api_key_var"] = require(env, "openai", ("OPENAI_API_KEY",), "an API key", "sk-...")
-    model, model_var = get_value(env, "OPENAI_MODEL", "OPENAI_CHAT_COMPLETION_MODEL")
-    settings["model_var"] = model_var or "OPENAI_MODEL"
-    base_url = None
-    if get_value(env, "OPENAI_BASE_URL")[0]:
-        base_url, settings["url_var"] = require_url(env, "openai", ("OPENAI_BASE_URL",), "https://api.openai.com/v1")
-    return ChatClientInfo("openai", model or DEFAULT_OPENAI_MODEL, base_url, reason, env_file, settings)
 
 
 def _openai_build(info: ChatClientInfo, env: Env) -> Any:
@@ -117,32 +84,10 @@ def _openai_build(info: ChatClientInfo, env: Env) -> Any:
 
 OPENAI = Backend(
     kind="openai",
-    detect=lambda env: "OPENAI_API_KEY is set" if get_value(env, "OPENAI_API_KEY")[0] else None,
-    resolve=_openai_resolve,
     build=_openai_build,
 )
 
 # ------------------------------------------------------------------------------ Azure OpenAI
-
-
-def _azure_resolve(env: Env, reason: str, env_file: str | None) -> ChatClientInfo:
-    settings: dict[str, str] = {}
-    endpoint, settings["url_var"] = require_url(
-        env, "azure", ("AZURE_OPENAI_ENDPOINT",), "https://<resource>.openai.azure.com"
-    )
-    model, settings["model_var"] = require(
-        env,
-        "azure",
-        ("AZURE_OPENAI_MODEL", "AZURE_OPENAI_CHAT_COMPLETION_MODEL", "AZURE_OPENAI_CHAT_DEPLOYMENT_NAME"),
-        "the name of your model deployment",
-        "gpt-4o-mini",
-    )
-    if get_value(env, "AZURE_OPENAI_API_KEY")[0]:
-        settings["api_key_var"] = "AZURE_OPENAI_API_KEY"
-    api_version, _ = get_value(env, "AZURE_OPENAI_API_VERSION")
-    if api_version:
-        settings["api_version"] = api_version
-    return ChatClientInfo("azure", model, endpoint, reason, env_file, settings)
 
 
 AZURE_TOKEN_SCOPE = "https://cognitiveservices.azure.com/.default"
@@ -182,29 +127,10 @@ def _azure_build(info: ChatClientInfo, env: Env) -> Any:
 
 AZURE = Backend(
     kind="azure",
-    detect=lambda env: "AZURE_OPENAI_ENDPOINT is set" if get_value(env, "AZURE_OPENAI_ENDPOINT")[0] else None,
-    resolve=_azure_resolve,
     build=_azure_build,
 )
 
 # ------------------------------------------------------------------------------ a local server
-
-
-def _local_detect(env: Env) -> str | None:
-    value, name = get_value(env, "LOCAL_MODEL_BASE_URL", "OPENAI_BASE_URL")
-    return f"{name} is set (an OpenAI-compatible server)" if value else None
-
-
-def _local_resolve(env: Env, reason: str, env_file: str | None) -> ChatClientInfo:
-    settings: dict[str, str] = {}
-    base_url, settings["url_var"] = require_url(
-        env, "local", ("LOCAL_MODEL_BASE_URL", "OPENAI_BASE_URL"), "http://localhost:11434/v1"
-    )
-    model, settings["model_var"] = require(
-        env, "local", ("LOCAL_MODEL", "OPENAI_MODEL"), "the name of a model your server serves", "qwen2.5:1.5b"
-    )
-    settings["api_key_var"] = "LOCAL_MODEL_API_KEY"  # optional: most local servers check no key
-    return ChatClientInfo("local", model, base_url, reason, env_file, settings)
 
 
 def _local_server_error(err: BaseException, info: ChatClientInfo, timeout: float | None) -> ModelConfigurationError | None:
@@ -224,25 +150,11 @@ def _local_server_error(err: BaseException, info: ChatClientInfo, timeout: float
 
 LOCAL = Backend(
     kind="local",
-    detect=_local_detect,
-    resolve=_local_resolve,
     build=_openai_build,  # an OpenAI-compatible server: the same client, with the local cap in its policy
     explain=(_local_server_error,),
 )
 
 # ------------------------------------------------------------------------------ Microsoft Foundry
-
-
-def _foundry_resolve(env: Env, reason: str, env_file: str | None) -> ChatClientInfo:
-    settings: dict[str, str] = {}
-    endpoint, settings["url_var"] = require_url(
-        env, "foundry", ("FOUNDRY_PROJECT_ENDPOINT",), "https://<resource>.services.ai.azure.com/api/projects/<project>"
-    )
-    model, settings["model_var"] = require(
-        env, "foundry", ("FOUNDRY_MODEL", "FOUNDRY_MODEL_DEPLOYMENT_NAME"), "the name of your model deployment",
-        "gpt-4o-mini",
-    )
-    return ChatClientInfo("foundry", model, endpoint, reason, env_file, settings)
 
 
 def _foundry_build(info: ChatClientInfo, env: Env) -> Any:
@@ -274,15 +186,13 @@ def _foundry_build(info: ChatClientInfo, env: Env) -> Any:
 
 FOUNDRY = Backend(
     kind="foundry",
-    detect=lambda env: "FOUNDRY_PROJECT_ENDPOINT is set" if get_value(env, "FOUNDRY_PROJECT_ENDPOINT")[0] else None,
-    resolve=_foundry_resolve,
     build=_foundry_build,
 )
 
 # ------------------------------------------------------------------------------ the registry
 
 BACKENDS: tuple[Backend, ...] = (OPENAI, AZURE, LOCAL, FOUNDRY, OFFLINE)
-"""Every backend, in the order of automatic choice (offline last: it is chosen when nothing else is)."""
+"""Every backend (the order of choice is :data:`lesson_utils.model_config.CHOICES`)."""
 
 
 def backend(kind: str) -> Backend:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from .policy import MAX_TOKENS_VARIABLE
+from ..model_config.policy import MAX_TOKENS_VARIABLE
 
 CUT_REASON = "length"
 

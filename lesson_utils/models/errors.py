@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from .configuration import OFFLINE_HINT, ChatClientInfo, ModelConfigurationError
-from .policy import MAX_TOKENS_VARIABLE, TIMEOUT_VARIABLE
+from ..model_config.configuration import OFFLINE_HINT, ChatClientInfo, ModelConfigurationError
+from ..model_config.policy import MAX_TOKENS_VARIABLE, TIMEOUT_VARIABLE
 
 
 class ModelCallTimedOut(TimeoutError):

@@ -24,9 +24,9 @@ from typing import Any
 from agent_framework import ChatContext, ChatMiddleware, ResponseStream
 
 from .cap import note_finish
-from .configuration import ChatClientInfo
+from ..model_config.configuration import ChatClientInfo
 from .errors import ModelCallTimedOut, Rule, explain_model_error
-from .policy import CallPolicy
+from ..model_config.policy import CallPolicy
 
 
 class ModelCallGuard(ChatMiddleware):

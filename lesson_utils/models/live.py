@@ -175,8 +175,8 @@ def render_table(runs: Sequence[LessonRun], model: str, *, cap: str = "") -> str
 
 def cap_in_force(start: Path = NOTEBOOKS) -> str:
     """The call policy in force for the configured model, as the table's header states it."""
-    from .policy import MAX_TOKENS_VARIABLE, TIMEOUT_VARIABLE, read_policy
-    from .selection import lesson_environment, resolve_model
+    from ..model_config.policy import MAX_TOKENS_VARIABLE, TIMEOUT_VARIABLE, read_policy
+    from ..model_config import lesson_environment, resolve_model
 
     env, _file = lesson_environment(start)
     policy = read_policy(env, resolve_model(env).kind)

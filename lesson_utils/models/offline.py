@@ -29,12 +29,12 @@ from agent_framework import (
 )
 from agent_framework.observability import ChatTelemetryLayer
 
+from ..model_config import OFFLINE_MODEL_NAME
 from .rules import TextReply, ToolCall, ToolSpec, respond
 from .text import token_count
 
 logger = logging.getLogger(__name__)
 
-OFFLINE_MODEL_NAME = "offline-lesson-model"
 
 
 @dataclass

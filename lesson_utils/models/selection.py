@@ -1,9 +1,8 @@
 """Which chat client a lesson uses: chosen from the environment and an optional ``.env`` file.
 
 ``get_chat_client()`` returns the offline lesson model unless a real model is configured, so every
-notebook runs with no key. ``LESSON_MODEL`` forces a choice; otherwise the first configured of
-OpenAI, Azure OpenAI, an OpenAI-compatible local server (Ollama, LM Studio, llama.cpp) and
-Microsoft Foundry wins (the registry in ``backends.py`` holds them, in that order). Real models use
+notebook runs with no key. Which model is configured is decided by :mod:`lesson_utils.model_config` (shared with
+the memory server); this module builds its chat client with the builder registered in ``backends.py``. Real models use
 the Chat Completions API (or ``store=False``), so the conversation history stays in the agent
 session (what lessons 02–06 inspect) rather than being stored by the service.
 
@@ -18,20 +17,25 @@ from __future__ import annotations
 import logging
 import os
 import weakref
-from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from agent_framework import Message
 
-from .backends import BACKENDS, DEFAULT_OPENAI_MODEL, Backend, backend
-from .configuration import OFFLINE_HINT, ChatClientInfo, ModelConfigurationError
+from ..model_config import (
+    DEFAULT_OPENAI_MODEL,
+    KINDS,
+    OFFLINE_HINT,
+    ChatClientInfo,
+    ModelConfigurationError,
+    find_env_file,
+    lesson_environment,
+    load_lesson_env,
+    resolve_model,
+)
+from .backends import backend
 from .errors import explain_model_error
-from .policy import read_policy
 
 logger = logging.getLogger(__name__)
-
-KINDS = ("offline", *(entry.kind for entry in BACKENDS if entry.kind != "offline"))
 
 __all__ = [
     "DEFAULT_OPENAI_MODEL",
@@ -48,69 +52,6 @@ __all__ = [
     "load_lesson_env",
     "resolve_model",
 ]
-
-
-# ------------------------------------------------------------------------------ environment
-
-
-def find_env_file(start: str | os.PathLike[str] | None = None) -> Path | None:
-    """The nearest ``.env`` in the start directory (default: the working directory) or above it."""
-    here = Path(start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        candidate = folder / ".env"
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def lesson_environment(start: str | os.PathLike[str] | None = None) -> tuple[dict[str, str], Path | None]:
-    """The process environment over the values of the nearest ``.env`` (already-set variables win)."""
-    from dotenv import dotenv_values
-
-    env_file = find_env_file(start)
-    merged: dict[str, str] = {}
-    if env_file is not None:
-        merged.update({k: v for k, v in dotenv_values(env_file, encoding="utf-8").items() if v is not None})
-    merged.update(os.environ)
-    return merged, env_file
-
-
-def load_lesson_env(start: str | os.PathLike[str] | None = None) -> Path | None:
-    """Load the nearest ``.env`` into ``os.environ`` without overriding variables already set."""
-    from dotenv import load_dotenv
-
-    env_file = find_env_file(start)
-    if env_file is not None:
-        load_dotenv(env_file, override=False, encoding="utf-8")
-    return env_file
-
-
-# ------------------------------------------------------------------------------ choosing
-
-
-def resolve_model(env: Mapping[str, str], *, env_file: str | None = None) -> ChatClientInfo:
-    """Decide which model to use from a mapping of variables (pure: nothing is constructed)."""
-    forced = (env.get("LESSON_MODEL") or "").strip().lower()
-    if forced in ("", "auto"):
-        chosen, reason = _auto_choice(env)
-    elif forced in KINDS:
-        chosen, reason = backend(forced), f"LESSON_MODEL={forced}"
-    else:
-        raise ModelConfigurationError(
-            f"LESSON_MODEL={forced!r} is not one of {', '.join(KINDS)} (or leave it empty to choose automatically).",
-            variable="LESSON_MODEL",
-        )
-    info = chosen.resolve(env, reason, env_file)
-    read_policy(env, info.kind)  # a bad timeout or cap is a configuration error too, reported now
-    return info
-
-
-def _auto_choice(env: Mapping[str, str]) -> tuple[Backend, str]:
-    for entry in BACKENDS:  # the registry's order; offline always detects, and comes last
-        reason = entry.detect(env)
-        if reason:
-            return entry, reason
-    raise AssertionError("the offline backend always applies")
 
 
 def describe_chat_client(*, start: str | os.PathLike[str] | None = None) -> ChatClientInfo:

@@ -4,50 +4,59 @@ overrides or patches a framework underscore member."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from agent_framework import ChatContext, Message
 
+from lesson_utils.model_config import CHOICES, KINDS, Choice, choice
 from lesson_utils.models import backends, selection
 from lesson_utils.models.backends import BACKENDS, Backend
-from lesson_utils.models.configuration import ChatClientInfo
+from lesson_utils.model_config.configuration import ChatClientInfo
 from lesson_utils.models.guard import ModelCallGuard
 from lesson_utils.models.offline import OfflineChatClient
-from lesson_utils.models.policy import CallPolicy
+from lesson_utils.model_config.policy import CallPolicy
 
 MODELS = Path(selection.__file__).parent
 
 
-def test_every_backend_has_one_entry_and_the_kinds_come_from_the_registry() -> None:
-    kinds = [entry.kind for entry in BACKENDS]
-    assert len(kinds) == len(set(kinds))
-    assert set(selection.KINDS) == set(kinds)
-    assert BACKENDS[-1].kind == "offline", "offline always applies, so it must be tried last"
-    assert BACKENDS[-1].detect({}) is not None
+def test_every_kind_of_model_is_chosen_in_model_config_and_built_here_once() -> None:
+    kinds = [entry.kind for entry in CHOICES]
+    assert len(kinds) == len(set(kinds)) and set(KINDS) == set(kinds)
+    assert sorted(entry.kind for entry in BACKENDS) == sorted(kinds), "a Choice without a Backend, or the reverse"
+    assert CHOICES[-1].kind == "offline", "offline always applies, so it must be tried last"
+    assert CHOICES[-1].detect({}) is not None
 
 
-def test_adding_a_backend_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_adding_a_kind_of_model_is_one_choice_and_one_backend(monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[ChatClientInfo] = []
 
     def build(info: ChatClientInfo, env: object) -> OfflineChatClient:
         built.append(info)
         return OfflineChatClient()
 
-    echo = Backend(
+    echo = Choice(
         kind="echo",
         detect=lambda env: "ECHO_MODEL is set" if env.get("ECHO_MODEL") else None,
         resolve=lambda env, reason, env_file: ChatClientInfo("echo", env.get("ECHO_MODEL"), None, reason, env_file),
-        build=build,
     )
-    monkeypatch.setattr(backends, "BACKENDS", (echo, *BACKENDS))
-    monkeypatch.setattr(selection, "BACKENDS", (echo, *BACKENDS))
-    monkeypatch.setattr(selection, "KINDS", (*selection.KINDS, "echo"))
-    info = selection.resolve_model({"ECHO_MODEL": "parrot"})
+    monkeypatch.setattr(choice, "CHOICES", (echo, *CHOICES))
+    monkeypatch.setattr(choice, "KINDS", (*KINDS, "echo"))
+    monkeypatch.setattr(backends, "BACKENDS", (Backend(kind="echo", build=build), *BACKENDS))
+    info = choice.resolve_model({"ECHO_MODEL": "parrot"})
     assert (info.kind, info.model, info.reason) == ("echo", "parrot", "ECHO_MODEL is set")
-    assert selection.resolve_model({"LESSON_MODEL": "echo", "ECHO_MODEL": "p"}).reason == "LESSON_MODEL=echo"
+    assert choice.resolve_model({"LESSON_MODEL": "echo", "ECHO_MODEL": "p"}).reason == "LESSON_MODEL=echo"
     backends.backend("echo").build(info, {})
     assert built == [info]
+
+
+def test_the_memory_server_finds_the_model_without_the_lessons_chat_clients() -> None:
+    code = ("import sys, lesson_utils.memory_server.server, lesson_utils.memory_server.understanding; "
+            "print(sorted(m for m in sys.modules if m.startswith('lesson_utils.models')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]", loaded
 
 
 def test_no_module_overrides_or_patches_a_framework_underscore_member() -> None:
@@ -83,7 +92,7 @@ async def test_the_guard_adds_the_policy_options_without_overriding_the_callers(
 
 
 def test_the_offline_model_is_built_plain() -> None:
-    assert isinstance(backends.backend("offline").build(selection.resolve_model({}), {}), OfflineChatClient)
+    assert isinstance(backends.backend("offline").build(choice.resolve_model({}), {}), OfflineChatClient)
 
 
 def test_foundry_keeps_history_local_through_options_and_its_class(clean_env) -> None:

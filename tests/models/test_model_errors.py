@@ -10,7 +10,7 @@ import pytest
 from agent_framework import Agent, FunctionTool
 
 from lesson_utils.models import ModelConfigurationError, check_chat_client, describe_chat_client, get_chat_client
-from lesson_utils.models.policy import DEFAULT_LOCAL_MAX_TOKENS, read_policy
+from lesson_utils.model_config.policy import DEFAULT_LOCAL_MAX_TOKENS, read_policy
 
 from .stand_in_server import StandInServer
 
@@ -165,7 +165,7 @@ async def test_a_tool_call_written_as_text_reaches_the_learner_as_text(clean_env
 
 
 def test_errors_that_are_not_about_the_model_call_are_left_alone() -> None:
-    from lesson_utils.models.configuration import ChatClientInfo
+    from lesson_utils.model_config.configuration import ChatClientInfo
     from lesson_utils.models.errors import ModelCallTimedOut, explain_model_error
 
     info = ChatClientInfo("local", "m", "http://127.0.0.1:9/v1", "test", settings={"url_var": "LOCAL_MODEL_BASE_URL"})

@@ -186,11 +186,12 @@ def test_env_example_documents_every_variable_the_selection_reads() -> None:
     import re
     from pathlib import Path
 
+    from lesson_utils import model_config
     from lesson_utils.models import selection
 
-    # Every module of the model package that reads variables: the selection, the backends, the policy.
-    folder = Path(selection.__file__).parent
-    source = "".join(path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.py")))
+    # Every module that reads variables: the choice of model and its policy, the selection and the backends.
+    folders = (Path(model_config.__file__).parent, Path(selection.__file__).parent)
+    source = "".join(path.read_text(encoding="utf-8") for folder in folders for path in sorted(folder.glob("*.py")))
     read = set(re.findall(r'"((?:LESSON|OPENAI|AZURE_OPENAI|LOCAL|FOUNDRY)_[A-Z_]+)"', source))
     example = (Path(__file__).resolve().parents[2] / ".env.example").read_text(encoding="utf-8")
     assert {"LESSON_MODEL", "OPENAI_API_KEY", "LOCAL_MODEL_BASE_URL", "FOUNDRY_PROJECT_ENDPOINT",
