@@ -192,7 +192,7 @@ def _field(description: Any, key: str) -> Any:
     return getattr(description, key, None)
 
 
-#: The settings a backend reads, in the order a learner would check them (see ``models/backends.py``).
+#: The settings a backend reads, in the order a learner would check them (see ``model_config/choice.py``).
 _SETTING_KEYS = ("url_var", "model_var", "api_key_var")
 OFFLINE_FALLBACK = "or set LESSON_MODEL=offline to use the offline lesson model"
 
