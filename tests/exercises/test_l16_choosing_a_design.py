@@ -76,3 +76,52 @@ def test_a_wrong_pick_gets_its_hint(answer, hint, seed, monkeypatch, fails_with)
     monkeypatch.setenv(SEED_VARIABLE, str(seed))
     out = fails_with("16.pick_a_design", answer, hint)
     assert f"seed {seed}" in out or "fill in" in out
+
+
+# ------------------------------------------------------------------------------ 16.measure_a_design (issue 46)
+
+from lesson_utils.framework_memory import record_every_call  # noqa: E402
+from lesson_utils.framework_memory.designs import tokens_sent  # noqa: E402
+
+
+async def measure(make_agent, client, questions):
+    recorder = record_every_call(client)
+    agent = make_agent(client)
+    figures = []
+    for question in questions:
+        mark = len(recorder.requests)
+        await agent.run(question, session=agent.create_session())
+        sent = recorder.requests[mark:]
+        figures.append((sum(tokens_sent(request) for request in sent), len(sent)))
+    return figures
+
+
+def test_the_measure_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("16.measure_a_design", measure)
+
+
+async def measure_stub(make_agent, client, questions):
+    raise NotImplementedError
+
+
+async def one_figure(make_agent, client, questions):
+    return (1, 1)
+
+
+async def floats(make_agent, client, questions):
+    return [(1.0, 1.0) for _ in questions]
+
+
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [(measure_stub, "fill in your `measure` first"), (one_figure, "one (tokens, calls) pair per question"),
+     (floats, "a pair of whole numbers")],
+    ids=["stub", "one-figure", "floats"],
+)
+def test_wrong_measures_get_their_hint(answer, hint, fails_with):
+    fails_with("16.measure_a_design", answer, hint)
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)
