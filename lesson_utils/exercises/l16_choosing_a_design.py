@@ -203,9 +203,9 @@ async def check_measure_a_design(measure: Any) -> None:
         for name, make_agent in _designs(rng, folder):
             questions = _questions(rng)
             client = OfflineChatClient()
-            made = []
+            made: list[Agent] = []
 
-            def counted(client_: Any, make: Callable[[Any], Agent] = make_agent) -> Agent:
+            def counted(client_: Any, make: Callable[[Any], Agent] = make_agent, made: list[Agent] = made) -> Agent:
                 agent = make(client_)
                 made.append(agent)
                 return agent

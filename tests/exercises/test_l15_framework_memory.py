@@ -1,10 +1,11 @@
-"""15.memory_per_user and 15.learn_only_from_user: the solutions pass; each wrong answer fails with its hint on
+"""15.memory_per_user, 15.learn_only_from_user and 15.providers_for_user: the solutions pass; each wrong answer fails with its hint on
 five different draws of cases (users, facts, instructions the lesson never shows)."""
 
 from __future__ import annotations
 
 import pytest
-from agent_framework import FileMemoryProvider, InMemoryAgentFileStore
+from agent_framework import (ContextProvider, FileMemoryProvider, InMemoryAgentFileStore, MemoryContextProvider,
+                             MemoryFileStore)
 
 from lesson_utils.exercises import check
 from lesson_utils.exercises._cases import SEED_VARIABLE
@@ -94,7 +95,6 @@ def test_a_failure_names_its_seed_and_a_bad_seed_names_the_fix(monkeypatch, caps
 
 # ------------------------------------------------------------------------------ 15.providers_for_user (issue 46)
 
-from agent_framework import ContextProvider, MemoryContextProvider, MemoryFileStore  # noqa: E402
 
 
 class Owner(ContextProvider):

@@ -1,4 +1,4 @@
-"""16.pick_a_design: the solution passes; each wrong answer fails with its hint on five different draws of tables
+"""16.pick_a_design and 16.measure_a_design: the solutions pass; each wrong answer fails with its hint on five different draws
 (design names, figures, abilities and budgets the lesson never shows)."""
 
 from __future__ import annotations
@@ -7,6 +7,8 @@ import pytest
 
 from lesson_utils.exercises import check
 from lesson_utils.exercises._cases import SEED_VARIABLE
+from lesson_utils.framework_memory import record_every_call
+from lesson_utils.framework_memory.designs import tokens_sent
 
 SEEDS = [1, 2, 3, 4, 5]
 
@@ -80,8 +82,6 @@ def test_a_wrong_pick_gets_its_hint(answer, hint, seed, monkeypatch, fails_with)
 
 # ------------------------------------------------------------------------------ 16.measure_a_design (issue 46)
 
-from lesson_utils.framework_memory import record_every_call  # noqa: E402
-from lesson_utils.framework_memory.designs import tokens_sent  # noqa: E402
 
 
 async def measure(make_agent, client, questions):
