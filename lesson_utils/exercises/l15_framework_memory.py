@@ -192,8 +192,9 @@ async def _check_providers_for_user(providers_for: Any, rng: Any, folder: Path) 
             reply = await agent.run(text, session=session)
         except Exception as exc:
             if "requires session.state" in str(exc) or "requires provider state" in str(exc):
-                raise Hint("MemoryContextProvider found no user in session.state: your provider must set it in before_run, "
-                           "and come before MemoryContextProvider in the list (providers run in order)") from None
+                raise Hint("MemoryContextProvider found no user in session.state: your provider must set session.state[...] "
+                           "(not its own `state`) in before_run, and come before MemoryContextProvider in the list "
+                           "(providers run in order)") from None
             raise Hint(f"running an agent with your providers raised {type(exc).__name__}: {exc}") from None
         return reply.text or ""
 
