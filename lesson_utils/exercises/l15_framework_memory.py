@@ -9,17 +9,29 @@ agent; a second drawn user asks too and must not be told it.
 :class:`~lesson_utils.framework_memory.LearnedInstructionsProvider` asks about every message of a turn.
 The check runs real turns in which a recalled memory and a tool result carry a drawn instruction, then
 one in which the user gives one: only that one may be learned.
+
+``15.providers_for_user``: the learner writes ``providers_for(user_id, folder)``, the context providers of an
+agent that serves only ``user_id``: a small ``ContextProvider`` of their own whose ``before_run`` writes the user
+into ``session.state``, then the framework's ``MemoryContextProvider`` on a ``MemoryFileStore`` in ``folder``. The
+check builds the agents of two drawn users on one folder *before* running either (so state kept on a class, a
+module or a default argument shows as one user's memory filed under the other), then: the first user's fact must
+be filed in ``folder`` under that user, recalled by a brand-new agent in a new session, never told to the second
+user, not even in a session that already names the first user (the agent serves its own user, whatever the
+session said).
 """
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
 from typing import Any
 
-from agent_framework import Agent, AgentFileStore, ContextProvider, InMemoryAgentFileStore, Message, tool
+from agent_framework import (Agent, AgentFileStore, ContextProvider, InMemoryAgentFileStore, MemoryContextProvider,
+                             MemoryFileStore, Message, tool)
 
 from ..framework_memory import LearnedInstructionsProvider
 from ..models.offline import OfflineChatClient
-from ._cases import draw, with_seed
+from ._cases import draw, drawn_cases, with_seed
 from ._registry import Hint, call_learner, exercise
 
 USERS = ("amara", "bodhi", "chiara", "dmitri", "esme", "farid", "greta", "hiro", "ines", "jonas")
@@ -125,3 +137,80 @@ async def check_learn_only_from_user(should_learn: Any) -> None:
                              "user message that no provider added", seed))
     if learned() != [user_order]:
         raise Hint(with_seed(f"it learned {learned()}; only the user's own request should be there", seed))
+
+
+# ------------------------------------------------------------------------------ 15.providers_for_user
+
+
+async def _providers_of(providers_for: Any, user: str, folder: Path) -> list[ContextProvider]:
+    providers = await call_learner(providers_for, user, folder, what="`providers_for`")
+    if isinstance(providers, ContextProvider) or not isinstance(providers, (list, tuple)):
+        raise Hint(f"providers_for should return a list of context providers, not {type(providers).__name__}")
+    providers = list(providers)
+    strangers = [type(p).__name__ for p in providers if not isinstance(p, ContextProvider)]
+    if strangers:
+        raise Hint(f"every item of the list must be a ContextProvider; {strangers[0]} is not")
+    if not any(isinstance(p, MemoryContextProvider) for p in providers):
+        raise Hint("the list holds no MemoryContextProvider: the task asks for the framework's own, on a MemoryFileStore in folder")
+    return providers
+
+
+def _owner_key(providers: list[ContextProvider]) -> str:
+    memory = next(p for p in providers if isinstance(p, MemoryContextProvider))
+    store = memory.store
+    return store.owner_state_key if isinstance(store, MemoryFileStore) else "user_id"
+
+
+def _filed_under(folder: Path) -> set[str]:
+    """The owners whose memory files are in ``folder`` (MemoryFileStore writes ``<kind>/<owner>/…``)."""
+    return {path.relative_to(folder).parts[1] for path in folder.rglob("*.md") if len(path.relative_to(folder).parts) > 2}
+
+
+@exercise("15.providers_for_user", title="the providers of an agent that serves one user")
+async def check_providers_for_user(providers_for: Any) -> None:
+    with drawn_cases() as rng, tempfile.TemporaryDirectory(prefix="exercise-15-") as where:
+        await _check_providers_for_user(providers_for, rng, Path(where))
+
+
+async def _check_providers_for_user(providers_for: Any, rng: Any, folder: Path) -> None:
+    owner, other = rng.sample(USERS, 2)
+    thing, values = rng.choice(THINGS)
+    value = rng.choice(values)
+    mine, theirs = await _providers_of(providers_for, owner, folder), await _providers_of(providers_for, other, folder)
+    if any(p is q for p in mine for q in theirs):
+        raise Hint("the two users' lists share a provider object: build new providers on every call (a default "
+                   "argument or a module-level list is made once and shared)")
+    # Both agents exist before either runs: state kept on a class or the module now holds the second user.
+    owners_agent = Agent(client=OfflineChatClient(), context_providers=mine)
+    others_agent = Agent(client=OfflineChatClient(), context_providers=theirs)
+
+    async def ask(agent: Agent, text: str, says: str | None = None) -> str:
+        session = agent.create_session()
+        if says is not None:
+            session.state[_owner_key(mine)] = says  # a session that already names a user
+        try:
+            reply = await agent.run(text, session=session)
+        except Exception as exc:
+            if "requires session.state" in str(exc) or "requires provider state" in str(exc):
+                raise Hint("MemoryContextProvider found no user in session.state: your provider must set session.state[...] "
+                           "(not its own `state`) in before_run, and come before MemoryContextProvider in the list "
+                           "(providers run in order)") from None
+            raise Hint(f"running an agent with your providers raised {type(exc).__name__}: {exc}") from None
+        return reply.text or ""
+
+    await ask(owners_agent, f"Please remember that my {thing} is {value}.")
+    filed = _filed_under(folder)
+    if not filed:
+        raise Hint("nothing was written in the folder providers_for was given: build the MemoryFileStore on that folder")
+    if owner not in filed:
+        raise Hint(f"{owner}'s agent filed their memory under {sorted(filed)}, not {owner!r}: set the user_id this call "
+                   "was given, kept on the provider object itself (not on its class, the module or a default argument)")
+    recalled = await ask(Agent(client=OfflineChatClient(), context_providers=await _providers_of(providers_for, owner, folder)),
+                         f"What is my {thing}?")
+    if value not in recalled:
+        raise Hint(f"{owner} asked a new agent for their {thing} in a new session and was not told {value!r}")
+    if value in await ask(others_agent, f"What is my {thing}?"):
+        raise Hint(f"{other} was told {owner}'s {thing}: each user's agent must read only that user's memory")
+    if value in await ask(others_agent, f"What is my {thing}?", says=owner):
+        raise Hint(f"{other}'s agent, given a session that already named {owner}, told {owner}'s {thing}: set the user in "
+                   "before_run on every turn, not only when the session has none")

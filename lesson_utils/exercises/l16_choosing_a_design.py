@@ -6,15 +6,34 @@ to fewer tokens sent per turn), or ``None`` when no design fits. The check build
 (design names, figures, abilities and budgets drawn per run), each made so one classic mistake picks wrongly:
 ignoring the budget, taking the cheapest, reading another ability's rows, never answering ``None``, breaking a
 tie the wrong way.
+
+``16.measure_a_design``: the learner writes the measurement behind every cost column, for one design:
+``measure(make_agent, client, questions)`` builds one agent with ``make_agent(client)``, asks each question in a
+new session, and returns one ``(tokens, calls)`` pair per question: the model calls the client was sent while that
+question ran (a provider's own calls included) and the tokens they carried, counted as
+:func:`~lesson_utils.framework_memory.designs.tokens_sent` counts them. The check draws three designs the lesson
+never built (no memory, topic memory that extracts after every turn, file memory the model edits with tools), each
+with drawn instructions, users, facts and questions, and compares the learner's figures, question by question, with
+the course's own measurement of a twin of the same design (the offline model is deterministic): so a constant table,
+one call per question, the reply's tokens, running totals or one shared session are each caught.
 """
 
 from __future__ import annotations
 
 import random
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
-from ..framework_memory.designs import DesignRow
-from ._cases import draw, with_seed
+from agent_framework import (Agent, ContextProvider, FileMemoryProvider, InMemoryAgentFileStore, MemoryContextProvider,
+                             MemoryFileStore)
+
+from ..framework_memory.designs import DesignRow, tokens_sent
+from ..framework_memory.reading import record_every_call
+from ..models.offline import OfflineChatClient
+from ..models.text import token_count
+from ._cases import draw, drawn_cases, with_seed
 from ._registry import Hint, call_learner, exercise
 
 NAMES = ("topic files", "vector history", "profile store", "episodic log", "summary memory", "graph memory",
@@ -103,3 +122,122 @@ def _diagnose(rows: list[DesignRow], ability: str, budget: float, chosen: str | 
                 f"budget recalls {best:.2f}: among those that fit, take the best recall, not the cheapest")
     return (f"{chosen!r} and {wanted!r} recall equally; {wanted!r} sends fewer tokens per turn: break a tie on tokens "
             "(row.per_turn(row.tokens)), the lower the better")
+
+
+# ------------------------------------------------------------------------------ 16.measure_a_design
+
+USERS = ("amara", "bodhi", "chiara", "dmitri", "esme", "farid", "greta", "hiro", "ines", "jonas")
+INSTRUCTIONS = ("You are a helpful assistant.", "You are a concise travel assistant.", "You help with a small bakery's orders.",
+                "You are a friendly study coach. Keep answers short.", "You are a patient IT helpdesk agent.")
+THINGS = (("locker number", ("114", "207", "389")), ("gate code", ("5821", "9034")), ("bike colour", ("orange", "maroon")),
+          ("desk number", ("D12", "F30")), ("wifi name", ("Heron", "Quokka")))
+ANIMALS = ("cat", "pirate", "robot", "penguin", "llama", "dragon")
+
+
+class _UserOf(ContextProvider):
+    def __init__(self, user: str) -> None:
+        super().__init__("user_of")
+        self.user = user
+
+    async def before_run(self, *, agent: Any, session: Any, context: Any, state: Any) -> None:
+        session.state["user_id"] = self.user
+
+
+def _designs(rng: random.Random, folder: Path) -> list[tuple[str, Callable[[Any], Agent]]]:
+    """Three designs; each ``make_agent(client)`` call builds a fresh one (its own folder and store)."""
+    user, instructions = rng.choice(USERS), rng.choice(INSTRUCTIONS)
+    built = iter(range(1_000_000))
+
+    def no_memory(client: Any) -> Agent:
+        return Agent(client=client, instructions=instructions)
+
+    def topic_memory(client: Any) -> Agent:
+        store = MemoryFileStore(folder / f"topics-{next(built)}", owner_state_key="user_id")
+        return Agent(client=client, instructions=instructions,
+                     context_providers=[_UserOf(user), MemoryContextProvider(store=store, recent_turns=3)])
+
+    def file_memory(client: Any) -> Agent:
+        return Agent(client=client, instructions=instructions,
+                     context_providers=[FileMemoryProvider(InMemoryAgentFileStore(), scope=user)])
+
+    return [("no memory", no_memory), ("topic memory (MemoryContextProvider)", topic_memory),
+            ("file memory (FileMemoryProvider)", file_memory)]
+
+
+def _questions(rng: random.Random) -> list[str]:
+    thing, values = rng.choice(THINGS)
+    told = [f"Please remember that my {thing} is {rng.choice(values)}.", f"Tell me a joke about a {rng.choice(ANIMALS)}."]
+    rng.shuffle(told)
+    return [*told, f"What is my {thing}?"]
+
+
+async def reference_measure(make_agent: Callable[[Any], Agent], client: Any, questions: Sequence[str]) -> list[tuple[int, int]]:
+    """The course's measurement of one design, as :func:`~lesson_utils.framework_memory.designs.run_designs` takes it."""
+    recorder = record_every_call(client)
+    agent = make_agent(client)
+    figures = []
+    for question in questions:
+        mark = len(recorder.requests)
+        await agent.run(question, session=agent.create_session())
+        sent = recorder.requests[mark:]
+        figures.append((sum(tokens_sent(request) for request in sent), len(sent)))
+    return figures
+
+
+def _pairs(figures: Any, questions: Sequence[str]) -> list[tuple[int, int]]:
+    if not isinstance(figures, (list, tuple)) or len(figures) != len(questions):
+        raise Hint(f"measure should return a list with one (tokens, calls) pair per question ({len(questions)} here), "
+                   f"not {figures!r}"[:200])
+    pairs = []
+    for pair in figures:
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and all(isinstance(n, int) for n in pair)):
+            raise Hint(f"each item should be a pair of whole numbers (tokens, calls), not {pair!r}"[:200])
+        pairs.append((int(pair[0]), int(pair[1])))
+    return pairs
+
+
+@exercise("16.measure_a_design", title="measure one design: tokens sent and model calls, per question")
+async def check_measure_a_design(measure: Any) -> None:
+    with drawn_cases() as rng, tempfile.TemporaryDirectory(prefix="exercise-16-") as where:
+        folder = Path(where)
+        for name, make_agent in _designs(rng, folder):
+            questions = _questions(rng)
+            client = OfflineChatClient()
+            made: list[Agent] = []
+
+            def counted(client_: Any, make: Callable[[Any], Agent] = make_agent, made: list[Agent] = made) -> Agent:
+                agent = make(client_)
+                made.append(agent)
+                return agent
+
+            figures = _pairs(await call_learner(measure, counted, client, list(questions), what="your `measure`"), questions)
+            wanted = await reference_measure(make_agent, OfflineChatClient(), questions)
+            if figures != wanted:
+                raise Hint(_diagnose_measure(name, questions, figures, wanted, len(made)))
+
+
+def _diagnose_measure(name: str, questions: Sequence[str], got: list[tuple[int, int]], wanted: list[tuple[int, int]],
+                      agents_made: int) -> str:
+    if agents_made == 0:
+        return (f"on the {name} design, measure never called make_agent: build the design's agent with "
+                "make_agent(client) and measure what it sends (figures typed in from a table fit no drawn design)")
+    if agents_made != 1:
+        return (f"on the {name} design, measure called make_agent {agents_made} times: build one agent and ask every "
+                "question in a new session of it (memory written by one question must be there for the next)")
+    n, question = next((i, q) for i, q in enumerate(questions) if got[i] != wanted[i])
+    (tokens, calls), (want_tokens, want_calls) = got[n], wanted[n]
+    said = (f"on the {name} design, question {n + 1} ({question!r}): you counted {tokens} tokens and {calls} calls, "
+            f"the course's measurement {want_tokens} and {want_calls}")
+    if n > 0 and got[n] == (sum(t for t, _ in wanted[: n + 1]), sum(c for _, c in wanted[: n + 1])):
+        return f"{said}: those are running totals; count only the calls made while this question ran"
+    if calls != want_calls:
+        if calls < want_calls:
+            return (f"{said}: a question can make several calls (a tool call, then the answer; a provider's own "
+                    "extraction): count every request record_every_call(client) recorded while it ran")
+        return f"{said}: too many calls: count only those made while this question ran, in a new session"
+    if tokens > want_tokens and n > 0:
+        return (f"{said}: more than a new session sends: ask each question in its own agent.create_session(), or the "
+                "earlier questions ride along")
+    if tokens < want_tokens and tokens <= token_count(question) + 40:
+        return f"{said}: count what the model was sent (tokens_sent of every request), not the question or the reply alone"
+    return f"{said}: a question's tokens are tokens_sent(request) summed over every request recorded while it ran"

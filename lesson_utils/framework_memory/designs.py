@@ -53,7 +53,7 @@ from ..models.text import content_stems, token_count
 from .reading import record_every_call, tool_calls
 
 __all__ = ["DESIGNS", "Design", "DesignRow", "MeteredService", "cortadel_designs", "design_cases", "design_summary", "design_table", "evidence_in",
-           "framework_designs", "run_designs", "says_it_does_not_know"]
+           "framework_designs", "run_designs", "says_it_does_not_know", "tokens_sent"]
 
 OWNER_KEY = "user_id"
 _WRITE_LIKE = re.compile(r"(?i)write|add|remember|save|store|upsert|insert|replace")
@@ -105,6 +105,15 @@ class DesignRow:
     @property
     def median_ms(self) -> float | None:
         return statistics.median(self.question_ms) if self.question_ms else None
+
+
+def tokens_sent(request: Any) -> int:
+    """The tokens one recorded model call was sent: every word and punctuation mark of ``request.render()``.
+
+    Instructions, every message (tool calls and results included) and the tools offered all count: it is what the
+    model had to read. The one count behind every tokens figure here; ``token_count`` is a stand-in tokenizer.
+    """
+    return token_count(request.render())
 
 
 def evidence_in(sent: str, evidence: str, *, share: float = 0.6) -> bool:
@@ -336,7 +345,7 @@ class _Counter:
     def add(self, requests: Sequence[Any], reply: Any) -> None:
         self.turns += 1
         for request in requests:
-            self.tokens += token_count(request.render())
+            self.tokens += tokens_sent(request)
             self.calls += 1
             prompt = recognise(request.instructions)
             if prompt is not None:

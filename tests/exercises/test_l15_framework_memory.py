@@ -1,10 +1,11 @@
-"""15.memory_per_user and 15.learn_only_from_user: the solutions pass; each wrong answer fails with its hint on
+"""15.memory_per_user, 15.learn_only_from_user and 15.providers_for_user: the solutions pass; each wrong answer fails with its hint on
 five different draws of cases (users, facts, instructions the lesson never shows)."""
 
 from __future__ import annotations
 
 import pytest
-from agent_framework import FileMemoryProvider, InMemoryAgentFileStore
+from agent_framework import (ContextProvider, FileMemoryProvider, InMemoryAgentFileStore, MemoryContextProvider,
+                             MemoryFileStore)
 
 from lesson_utils.exercises import check
 from lesson_utils.exercises._cases import SEED_VARIABLE
@@ -90,3 +91,47 @@ def test_a_failure_names_its_seed_and_a_bad_seed_names_the_fix(monkeypatch, caps
     monkeypatch.setenv(SEED_VARIABLE, "forty-two")
     assert check("15.memory_per_user", memory_for) is False
     assert "must be a whole number" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------------ 15.providers_for_user (issue 46)
+
+
+
+class Owner(ContextProvider):
+    def __init__(self, user_id):
+        super().__init__("owner")
+        self.user_id = user_id
+
+    async def before_run(self, *, agent, session, context, state):
+        session.state["user_id"] = self.user_id
+
+
+def providers_for(user_id, folder):
+    return [Owner(user_id), MemoryContextProvider(store=MemoryFileStore(folder, owner_state_key="user_id"), recent_turns=3)]
+
+
+def test_the_providers_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("15.providers_for_user", providers_for)
+
+
+def providers_stub(user_id, folder):
+    raise NotImplementedError
+
+
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [(providers_stub, "fill in `providers_for` first"),
+     (lambda user_id, folder: Owner(user_id), "should return a list of context providers"),
+     (lambda user_id, folder: [Owner(user_id), FileMemoryProvider(InMemoryAgentFileStore(), scope=user_id)],
+      "holds no MemoryContextProvider"),
+     (lambda user_id, folder: [MemoryContextProvider(store=MemoryFileStore(folder, owner_state_key="user_id"))],
+      "found no user in session.state")],
+    ids=["stub", "not-a-list", "no-memory-context-provider", "no-owner"],
+)
+def test_wrong_providers_get_their_hint(answer, hint, fails_with):
+    fails_with("15.providers_for_user", answer, hint)
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)

@@ -1,4 +1,4 @@
-"""16.pick_a_design: the solution passes; each wrong answer fails with its hint on five different draws of tables
+"""16.pick_a_design and 16.measure_a_design: the solutions pass; each wrong answer fails with its hint on five different draws
 (design names, figures, abilities and budgets the lesson never shows)."""
 
 from __future__ import annotations
@@ -7,6 +7,8 @@ import pytest
 
 from lesson_utils.exercises import check
 from lesson_utils.exercises._cases import SEED_VARIABLE
+from lesson_utils.framework_memory import record_every_call
+from lesson_utils.framework_memory.designs import tokens_sent
 
 SEEDS = [1, 2, 3, 4, 5]
 
@@ -76,3 +78,50 @@ def test_a_wrong_pick_gets_its_hint(answer, hint, seed, monkeypatch, fails_with)
     monkeypatch.setenv(SEED_VARIABLE, str(seed))
     out = fails_with("16.pick_a_design", answer, hint)
     assert f"seed {seed}" in out or "fill in" in out
+
+
+# ------------------------------------------------------------------------------ 16.measure_a_design (issue 46)
+
+
+
+async def measure(make_agent, client, questions):
+    recorder = record_every_call(client)
+    agent = make_agent(client)
+    figures = []
+    for question in questions:
+        mark = len(recorder.requests)
+        await agent.run(question, session=agent.create_session())
+        sent = recorder.requests[mark:]
+        figures.append((sum(tokens_sent(request) for request in sent), len(sent)))
+    return figures
+
+
+def test_the_measure_solution_passes_on_every_draw(passes_on_every_seed):
+    passes_on_every_seed("16.measure_a_design", measure)
+
+
+async def measure_stub(make_agent, client, questions):
+    raise NotImplementedError
+
+
+async def one_figure(make_agent, client, questions):
+    return (1, 1)
+
+
+async def floats(make_agent, client, questions):
+    return [(1.0, 1.0) for _ in questions]
+
+
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [(measure_stub, "fill in your `measure` first"), (one_figure, "one (tokens, calls) pair per question"),
+     (floats, "a pair of whole numbers")],
+    ids=["stub", "one-figure", "floats"],
+)
+def test_wrong_measures_get_their_hint(answer, hint, fails_with):
+    fails_with("16.measure_a_design", answer, hint)
+
+
+def test_wrong_answer_is_rejected_on_every_draw(wrong_answer, rejected_on_every_seed):
+    exercise_id, answer, _mistake = wrong_answer
+    rejected_on_every_seed(exercise_id, answer)
