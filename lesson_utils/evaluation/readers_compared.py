@@ -40,7 +40,7 @@ STORED = DATA / "readers_compared.json"
 
 
 def _row(report: Any) -> dict[str, Any]:
-    row = {"updates": [report.updates_right, report.updates],
+    row: dict[str, Any] = {"updates": [report.updates_right, report.updates],
            "false_supersessions": [report.false_supersessions, report.keeps],
            "withdrawals": [report.withdrawals_honoured, report.withdrawals]}
     if report.model_calls:
@@ -58,11 +58,12 @@ def compare_readers(split: str | os.PathLike[str] = TEST_PAIRS, run: str | os.Pa
     from .pairs import evaluate_pairs
     from .replay import ReplayEndpoint
 
+    split = Path(split)
     offline = evaluate_pairs(split, service=build_service(None, understanding="offline"))
     service = build_service(None, understanding="offline")
     service.reader = ModelReader(ReplayEndpoint.stored(run, MODEL["name"]))
     model = evaluate_pairs(split, service=service)
-    return {"split": Path(split).name, "model": MODEL, "offline": _row(offline), "model_run": _row(model)}
+    return {"split": split.name, "model": MODEL, "offline": _row(offline), "model_run": _row(model)}
 
 
 def stored_comparison() -> dict[str, Any]:
