@@ -4,6 +4,11 @@ Each builds the lesson's pieces (a history, a name provider, a compaction strate
 the lesson's twelve turns about Priya at the lesson's budgets. Each breaks one rule: every request within
 `token_budget` (the new message included), the previous message still carried, the user's name reaching
 the model on the last turn.
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -178,3 +183,124 @@ WRONG = [
     ("03.token_budget", anchored_truncation, "anchored truncation of the history; budget exceeded by new message"),
     ("03.token_budget", fixed_window, "ignores token_budget: fixed sliding window"),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+from lesson_utils.context_budget import message_tokens
+
+FULL_NAME = re.compile(r"(?i:\bmy name is|\bi'm|\bi am|\bcall me)\s+([A-Z][\w'-]+(?:[ \t]+[A-Z][\w'-]+)*)")
+
+
+def _serialised_tokens(messages):
+    return message_tokens(messages)
+
+
+def _text_tokens(messages):
+    """About four characters per token, of the text alone (what the estimator does, minus role and id)."""
+    return sum(len(m.text or "") for m in messages) // 4
+
+
+class _TrimToBudget(ContextProvider):
+    """After the history provider: drops the oldest history messages until history + new message fit the budget,
+    keeping at least the previous exchange."""
+
+    def __init__(self, token_budget, count=_serialised_tokens):
+        super().__init__("budget_trim")
+        self.token_budget = token_budget
+        self.count = count
+
+    async def before_run(self, *, agent, session, context, state):
+        new = list(context.input_messages)
+
+        def total():
+            return self.count([m for ms in context.context_messages.values() for m in ms] + new)
+
+        for source_id in list(context.context_messages):
+            messages = context.context_messages[source_id]
+            while len(messages) > 2 and total() > self.token_budget:
+                messages.pop(0)
+
+
+class _FullNameInState(ContextProvider):
+    """The name (one word or more) in the session's state, told as an instruction on every turn."""
+
+    def __init__(self):
+        super().__init__("user_name")
+
+    def _find(self, text):
+        found = FULL_NAME.search(text or "")
+        return found.group(1) if found else None
+
+    async def before_run(self, *, agent, session, context, state):
+        if "name" in state:
+            context.extend_instructions(self.source_id, f"The user's name is {state['name']}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        for message in context.input_messages:
+            name = self._find(message.text)
+            if name:
+                state["name"] = name
+
+
+class _LessonRegexName(_FullNameInState):
+    """Section 3's UserNameProvider regex, copied: `([A-Z][\\w'-]+)` takes one word of the name."""
+
+    def _find(self, text):
+        found = NAME.search(text or "")
+        return found.group(1) if found else None
+
+
+def lesson_name_regex_one_word(client, token_budget):
+    """Budget kept with the new message counted; the name learned with the lesson's regex: first word only."""
+    return Agent(
+        client=client,
+        instructions=INSTRUCTIONS,
+        context_providers=[InMemoryHistoryProvider(), _LessonRegexName(), _TrimToBudget(token_budget)],
+    )
+
+
+def budget_counts_text_only(client, token_budget):
+    """Trims to the budget counting len(text) // 4: the role and id every message is serialised with are left out."""
+    return Agent(
+        client=client,
+        instructions=INSTRUCTIONS,
+        context_providers=[InMemoryHistoryProvider(), _FullNameInState(), _TrimToBudget(token_budget, _text_tokens)],
+    )
+
+
+_EMPTY_PROFILE: dict = {}
+
+
+class _ProfileFromModuleDefault(_FullNameInState):
+    """state.setdefault("profile", _EMPTY_PROFILE) and then fills it in: every session gets the same dict object."""
+
+    async def before_run(self, *, agent, session, context, state):
+        profile = state.setdefault("profile", _EMPTY_PROFILE)
+        if "name" in profile:
+            context.extend_instructions(self.source_id, f"The user's name is {profile['name']}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        profile = state.setdefault("profile", _EMPTY_PROFILE)
+        for message in context.input_messages:
+            name = self._find(message.text)
+            if name:
+                profile["name"] = name
+
+
+def name_in_shared_default_dict(client, token_budget):
+    """The name goes into a module-level default dict that every session's state points at."""
+    return Agent(
+        client=client,
+        instructions=INSTRUCTIONS,
+        context_providers=[InMemoryHistoryProvider(), _ProfileFromModuleDefault(), _TrimToBudget(token_budget)],
+    )
+
+
+NEW_FROM_TEXT = [
+    ("03.token_budget", lesson_name_regex_one_word, "lesson's name regex: a two-word name cut to its first word"),
+    ("03.token_budget", budget_counts_text_only, "budget counted as len(text)//4, not as serialised (boundary)"),
+    ("03.token_budget", name_in_shared_default_dict, "name in a module-level default dict shared by every session"),
+]
+WRONG += NEW_FROM_TEXT

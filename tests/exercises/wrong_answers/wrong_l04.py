@@ -3,6 +3,11 @@
 Each remembers "I live in Lisbon." and says it back on the lesson's example; each breaks one rule:
 the city in the user's own session state, read back with no transcript, never leaking to a second user,
 for any city the user names.
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -185,3 +190,89 @@ WRONG = [
     ("04.remember_city", OverwritesWithNothing, "slot overwritten with None by a turn without a city"),
     ("04.remember_city", ReadsTheTranscript, "reads the city from the transcript, not state"),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+
+class _CityInState(ContextProvider):
+    """Right in all but the one place each answer below changes: the city in `state`, said back as an instruction."""
+
+    PATTERN = CITY
+
+    def __init__(self):
+        super().__init__("city_memory")
+
+    def _find(self, text):
+        found = self.PATTERN.search(text or "")
+        return found.group(1) if found else None
+
+    async def before_run(self, *, agent, session, context, state):
+        if state.get("city"):
+            context.extend_instructions(self.source_id, f"The user lives in {state['city']}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        for message in context.input_messages:
+            if message.role != "user":
+                continue
+            city = self._find(message.text)
+            if city:
+                state["city"] = city
+
+
+class OnlyTheLessonSentence(_CityInState):
+    """Matches the lesson's sentence only: the message must be exactly "I live in <City>." (anchored, full stop)."""
+
+    PATTERN = re.compile(r"^I live in ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)\.$")
+
+    def _find(self, text):
+        found = self.PATTERN.match((text or "").strip())
+        return found.group(1) if found else None
+
+
+class AtMostTwoWords(_CityInState):
+    """ "A city can have more than one" word, read as at most two: a third capitalised word is cut off."""
+
+    PATTERN = re.compile(r"I live in ([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)")
+
+
+class CityInSessionStateRoot(_CityInState):
+    """Ignores its `state` argument: writes and reads session.state["city"] at the top level, outside its slot."""
+
+    async def before_run(self, *, agent, session, context, state):
+        city = session.state.get("city") if session is not None else None
+        if city:
+            context.extend_instructions(self.source_id, f"The user lives in {city}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        for message in context.input_messages:
+            city = self._find(message.text)
+            if city and session is not None:
+                session.state["city"] = city
+
+
+_LAST_CITY = {"city": None}
+
+
+class LastCityFallback(_CityInState):
+    """Keeps the city in state, and also in a module-level "last city" used when a session has none yet."""
+
+    async def before_run(self, *, agent, session, context, state):
+        city = state.get("city") or _LAST_CITY["city"]
+        if city:
+            context.extend_instructions(self.source_id, f"The user lives in {city}.")
+
+    async def after_run(self, *, agent, session, context, state):
+        await super().after_run(agent=agent, session=session, context=context, state=state)
+        if state.get("city"):
+            _LAST_CITY["city"] = state["city"]
+
+
+NEW_FROM_TEXT = [
+    ("04.remember_city", OnlyTheLessonSentence, "only the lesson's sentence shape: ^I live in X.$"),
+    ("04.remember_city", AtMostTwoWords, "city of at most two words (boundary: a third word cut)"),
+    ("04.remember_city", CityInSessionStateRoot, "ignores `state`: city at session.state['city'], outside its slot"),
+    ("04.remember_city", LastCityFallback, "module-level last city as a fallback for sessions without one"),
+]
+WRONG += NEW_FROM_TEXT

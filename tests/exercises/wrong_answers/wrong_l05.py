@@ -5,6 +5,11 @@ the whole session to `path` with json.dump; in a new process, the lesson's agent
 UserMemoryProvider), the session loaded from `path`, the message run, the continued session written back
 to `path`, the reply's text returned. Every `resume` imports what it needs itself, as it must to run in a
 fresh interpreter.
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -178,3 +183,93 @@ WRONG = [
     ("05.resume_from_json", (save_state_only, resume_state_only), "saves state only; session id made up"),
     ("05.resume_from_json", (save, resume_returns_response), "returns the response, not its text"),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+
+async def resume_runs_lesson_follow_up(path, message):
+    """Ignores `message`: continues the chat with the lesson's follow-up about the joke."""
+    import json
+
+    from agent_framework import Agent, AgentSession
+
+    from lesson_utils import UserMemoryProvider, get_chat_client
+
+    follow_up = "Now add some emojis to the joke and tell it in a parrot's voice."
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
+    with open(path, encoding="utf-8") as f:
+        session = AgentSession.from_dict(json.load(f))
+    reply = await agent.run(follow_up, session=session)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict(), f)
+    return reply.text
+
+
+def save_last_two_turns(session, path):
+    """Writes to_dict(), but keeps only the last 4 history messages ("two turns", as the lesson's file had)."""
+    data = session.to_dict()
+    history = data.get("state", {}).get("in_memory", {})
+    if isinstance(history.get("messages"), list):
+        history["messages"] = history["messages"][-4:]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+
+
+async def resume_transcript_slot_only(path, message):
+    """Loads the session but keeps only the transcript slot ("in_memory"), where the lesson's Priya said her name."""
+    import json
+
+    from agent_framework import Agent, AgentSession
+
+    from lesson_utils import UserMemoryProvider, get_chat_client
+
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    data["state"] = {key: value for key, value in data.get("state", {}).items() if key == "in_memory"}
+    session = AgentSession.from_dict(data)
+    reply = await agent.run(message, session=session)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict(), f)
+    return reply.text
+
+
+async def resume_correct(path, message):
+    """A correct resume, paired with the save whose mistake is being tried."""
+    import json
+
+    from agent_framework import Agent, AgentSession
+
+    from lesson_utils import UserMemoryProvider, get_chat_client
+
+    agent = Agent(
+        client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
+    )
+    with open(path, encoding="utf-8") as f:
+        session = AgentSession.from_dict(json.load(f))
+    reply = await agent.run(message, session=session)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(session.to_dict(), f)
+    return reply.text
+
+
+NEW_FROM_TEXT = [
+    ("05.resume_from_json", (save, resume_runs_lesson_follow_up), "ignores `message`: runs the lesson's follow-up"),
+    (
+        "05.resume_from_json",
+        (save_last_two_turns, resume_correct),
+        "save keeps only the last 4 messages (the lesson's count)",
+    ),
+    (
+        "05.resume_from_json",
+        (save, resume_transcript_slot_only),
+        "resume keeps only the transcript slot (lesson: name in transcript)",
+    ),
+]
+WRONG += NEW_FROM_TEXT

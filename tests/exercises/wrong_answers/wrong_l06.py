@@ -4,6 +4,11 @@ Each one returns a session that looks right after one start-over of one user (th
 old messages are gone), and breaks one rule: carry every provider's slot except the history provider's, a
 new session_id, new and old sessions independent down to nested lists, the old session unchanged, and no
 user's state showing up in another user's session.
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -104,3 +109,56 @@ WRONG = [
     ("06.start_over", clears_old_session, "old session's history popped"),
     ("06.start_over", module_level_learned, "learned state merged across users in a module dict"),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+
+def keeps_last_exchange(agent, session):
+    """Carries the history slot too, cut to the last exchange (2 messages) "for continuity": old messages come along."""
+    new = agent.create_session()
+    history = _history_ids(agent)
+    for key, value in session.state.items():
+        if key in history and isinstance(value, dict) and isinstance(value.get("messages"), list):
+            new.state[key] = {**copy.deepcopy(value), "messages": copy.deepcopy(value["messages"][-2:])}
+        else:
+            new.state[key] = copy.deepcopy(value)
+    return new
+
+
+def learned_in_default_argument(agent, session, _learned={}):  # noqa: B006 - the mistake itself
+    """Collects what the providers learned in a mutable default dict and seeds the new session from it."""
+    history = _history_ids(agent)
+    for key, value in session.state.items():
+        if key in history:
+            continue
+        if isinstance(value, dict):
+            _learned.setdefault(key, {}).update(copy.deepcopy(value))
+        else:
+            _learned[key] = copy.deepcopy(value)
+    new = agent.create_session()
+    new.state.update(copy.deepcopy(_learned))
+    return new
+
+
+def lesson_history_class_only(agent, session):
+    """Recognises the history provider as the lesson's InMemoryHistoryProvider only, not any HistoryProvider."""
+    from agent_framework import InMemoryHistoryProvider
+
+    lesson_history = {p.source_id for p in agent.context_providers if isinstance(p, InMemoryHistoryProvider)}
+    new = agent.create_session()
+    new.state = {key: copy.deepcopy(value) for key, value in session.state.items() if key not in lesson_history}
+    return new
+
+
+NEW_FROM_TEXT = [
+    ("06.start_over", keeps_last_exchange, "history slot kept, cut to the last exchange (off by one exchange)"),
+    ("06.start_over", learned_in_default_argument, "learned state merged in a mutable default argument"),
+    (
+        "06.start_over",
+        lesson_history_class_only,
+        "history provider recognised as the lesson's InMemoryHistoryProvider only",
+    ),
+]
+WRONG += NEW_FROM_TEXT

@@ -3,6 +3,11 @@
 Each is the lesson's provider written as one class, right in all but one fix: recall with
 `extend_messages(self, ...)`, store only the turn's own words, never inject a memory twice in one session
 with at most `max_remembered` ids in `state`, fail open in both hooks yet let `CancelledError` through.
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -227,3 +232,91 @@ WRONG = [
     ("07.fix_failure_mode", RecallNotFailOpen, "recall does not fail open"),
     ("07.fix_failure_mode", RecallOnFirstTurnOnly, "recall only on a session's first turn"),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+
+class _Safe(ContextProvider):
+    """Every fix, in one class; each answer below changes one method."""
+
+    def __init__(self, client, max_remembered=3):
+        super().__init__("safe_memory")
+        self.client = client
+        self.max_remembered = max_remembered
+
+    def _failed(self, response) -> bool:
+        return response is None or any(c.type == "error" for m in response.messages for c in m.contents)
+
+    def _seen(self, state) -> list:
+        return list(state.get("injected_ids", []))
+
+    def _remember(self, state, seen, fresh_ids) -> None:
+        ids = seen + fresh_ids
+        state["injected_ids"] = ids[-self.max_remembered :] if self.max_remembered > 0 else []
+
+    async def before_run(self, *, agent, session, context, state):
+        try:
+            query = _query(context)
+            if not query:
+                return
+            found = await self.client.search(query, SearchOptions(top_k=5))
+            seen = self._seen(state)
+            fresh = [hit for hit in found.results if hit.id not in seen]
+            if fresh:
+                context.extend_messages(self, [_block(fresh)])
+                self._remember(state, seen, [hit.id for hit in fresh])
+        except Exception:  # not CancelledError
+            pass
+
+    async def after_run(self, *, agent, session, context, state):
+        if self._failed(context.response):
+            return
+        try:
+            own = [*context.input_messages, *context.response.messages]
+            turn = [ChatMessage(role=m.role, content=m.text) for m in own if m.text and not _injected(m)]
+            if turn:
+                await self.client.add_conversation(turn, ConversationOptions(session_id=session.session_id))
+        except Exception:
+            pass
+
+
+class PopsOneIdPerTurn(_Safe):
+    """Caps the ids with one pop(0) per turn: when several fresh hits come at once, state holds more than the cap."""
+
+    def _remember(self, state, seen, fresh_ids) -> None:
+        ids = seen + fresh_ids
+        if len(ids) > self.max_remembered:
+            ids.pop(0)
+        state["injected_ids"] = ids
+
+
+class ApologyTextMeansFailed(_Safe):
+    """Recognises a failed turn by the lesson's apology text, not by error content."""
+
+    def _failed(self, response) -> bool:
+        return response is None or response.text.strip() == "Sorry, I can't answer right now."
+
+
+_NO_IDS: list = []
+
+
+class SharedDefaultIdList(_Safe):
+    """state.setdefault("injected_ids", _NO_IDS) and then extends it: every new session shares one module-level list."""
+
+    def _seen(self, state) -> list:
+        return state.setdefault("injected_ids", _NO_IDS)
+
+    def _remember(self, state, seen, fresh_ids) -> None:
+        seen.extend(fresh_ids)
+        if len(seen) > self.max_remembered:
+            del seen[: len(seen) - self.max_remembered]
+
+
+NEW_FROM_TEXT = [
+    ("07.fix_failure_mode", PopsOneIdPerTurn, "cap enforced with one pop per turn: more than max_remembered ids kept"),
+    ("07.fix_failure_mode", ApologyTextMeansFailed, "failed turn recognised by the lesson's apology text only"),
+    ("07.fix_failure_mode", SharedDefaultIdList, "injected ids in a module-level default list shared by sessions"),
+]
+WRONG += NEW_FROM_TEXT

@@ -4,6 +4,11 @@ Each returns {"text": [...], "hybrid": [...]} that looks right for the lesson's 
 Fridays; "Which day of the week do I release my code?"). Each breaks one rule: a provider per mode for
 `server_url` and `user_id` with that `search_mode`, the question run in a new session, and the memory
 lines ("- ...") *that provider injected* collected.
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -144,3 +149,67 @@ WRONG = [
     ("08.text_vs_hybrid", whole_message, "whole injected message, not its lines"),
     ("08.text_vs_hybrid", lines_from_every_message, '"- " lines of every message, any source'),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+LESSON_QUESTION = "When do I usually ship?"
+
+
+async def _recall(server_url, user_id, question, chat_client, mode, pick_lines):
+    recorder = RequestRecorder()
+    async with CortadelContextProvider(server_url, user_id, search_mode=mode) as provider:
+        agent = Agent(
+            client=chat_client,
+            instructions="You are a helpful assistant.",
+            context_providers=[provider],
+            middleware=[recorder],
+        )
+        await agent.run(question, session=agent.create_session())
+        return pick_lines(recorder.last_request, provider)
+
+
+async def asks_the_lesson_question(server_url, user_id, question, chat_client):
+    """Ignores `question`: asks the lesson's "When do I usually ship?" in both modes."""
+    return {mode: await _recall(server_url, user_id, LESSON_QUESTION, chat_client, mode, _lines) for mode in MODES}
+
+
+def _lines_under_lesson_header(request, provider) -> list[str]:
+    """The lines of the message that starts with the lesson's header "## Memories" and a line break."""
+    texts = [m.text or "" for m in request.messages]
+    block = next((text for text in texts if text.startswith("## Memories\n")), "")
+    return [line for line in block.splitlines() if line.startswith("- ")]
+
+
+async def lesson_header_only(server_url, user_id, question, chat_client):
+    """Finds the injected block by lesson 08's render() header, "## Memories" alone on its line."""
+    return {
+        mode: await _recall(server_url, user_id, question, chat_client, mode, _lines_under_lesson_header)
+        for mode in MODES
+    }
+
+
+def _top_line(request, provider) -> list[str]:
+    return _lines(request, provider)[:1]
+
+
+async def top_hit_only(server_url, user_id, question, chat_client):
+    """Collects only the first memory line of each mode (the top hit), not every line the provider injected."""
+    return {mode: await _recall(server_url, user_id, question, chat_client, mode, _top_line) for mode in MODES}
+
+
+async def accumulates_in_default(server_url, user_id, question, chat_client, found={"text": [], "hybrid": []}):  # noqa: B006
+    """Collects the lines into a mutable default dict: each call returns every earlier call's lines as well."""
+    for mode in MODES:
+        found[mode].extend(await _recall(server_url, user_id, question, chat_client, mode, _lines))
+    return found
+
+
+NEW_FROM_TEXT = [
+    ("08.text_vs_hybrid", asks_the_lesson_question, "ignores `question`: asks the lesson's shipping question"),
+    ("08.text_vs_hybrid", lesson_header_only, 'injected block found by the lesson header "## Memories\\n" only'),
+    ("08.text_vs_hybrid", top_hit_only, "only the first memory line per mode (count boundary)"),
+    ("08.text_vs_hybrid", accumulates_in_default, "lines accumulated in a mutable default dict across calls"),
+]
+WRONG += NEW_FROM_TEXT

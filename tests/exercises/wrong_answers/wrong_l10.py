@@ -3,6 +3,11 @@
 Each moves the user and returns "the old memory" in a way that looks right for the lesson's Lyon → Porto
 move. Each breaks one rule: record that the user lives in `new_city` so the old fact is superseded, not
 deleted, and return the old memory found again through the history (a list item or its id).
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -62,3 +67,31 @@ WRONG = [
     ("10.supersede_and_find", any_outdated_item, "any non-current item, whatever its topic"),
     ("10.supersede_and_find", returns_the_new_fact, "returns the new fact"),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+
+async def finds_by_the_lesson_wording(client, new_city):
+    """Finds the old fact by the lesson's exact wording, "I live in", case-sensitively, among non-current items."""
+    await client.add(f"I live in {new_city} now.")
+    return next(item for item in await _history(client) if not item.is_current and "I live in" in (item.content or ""))
+
+
+async def history_in_default_list(client, new_city, _seen=[]):  # noqa: B006 - the mistake itself
+    """Accumulates listed items in a mutable default list and returns the first outdated home fact in it."""
+    await client.add(f"I live in {new_city} now.")
+    _seen.extend(await _history(client))
+    return next(item for item in _seen if not item.is_current and "live" in (item.content or "").lower())
+
+
+NEW_FROM_TEXT = [
+    (
+        "10.supersede_and_find",
+        finds_by_the_lesson_wording,
+        "old fact found only if worded 'I live in' (lesson's phrasing)",
+    ),
+    ("10.supersede_and_find", history_in_default_list, "history accumulated in a mutable default list across calls"),
+]
+WRONG += NEW_FROM_TEXT

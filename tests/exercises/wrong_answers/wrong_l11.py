@@ -4,6 +4,11 @@ Each one returns a (floor, score_floor(test, floor)) pair that looks reasonable,
 is the one with the most dev abstention among those whose dev recall@5 >= min_recall, it is chosen on dev
 alone, and it is reported on test. ``floor_signals`` is imported inside the bodies so this module imports even
 where that module does not exist yet.
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -122,3 +127,79 @@ WRONG = [
     ("11.tuned_floor", coarse_grid, "floors only on a 0.1 grid"),
     ("11.tuned_floor", floor_cached_once, "floor cached on the module across calls"),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+
+def _own_score(questions, floor):
+    """Abstention and recall@5 computed by hand, keeping hits with relevance > floor (strictly above)."""
+    abstained, recalled = [], []
+    for question in questions:
+        kept = [hit for hit in question.hits[:5] if hit.relevance > floor]
+        if question.ability == "abstention":
+            abstained.append(not kept)
+        else:
+            recalled.append(any(hit.is_evidence for hit in kept))
+    return sum(abstained) / max(len(abstained), 1), sum(recalled) / max(len(recalled), 1)
+
+
+def strict_keep_rule(dev, test, min_recall):
+    """Scores dev with its own rule, keep a hit when relevance > floor, where the provider keeps it at >= floor."""
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    best, best_abstention = 0.0, -1.0
+    for floor in _candidates(dev):
+        abstention, recall = _own_score(dev, floor)
+        if recall >= min_recall and abstention > best_abstention:
+            best, best_abstention = floor, abstention
+    return best, score_floor(test, best)
+
+
+def reports_on_dev(dev, test, min_recall):
+    """Chooses the floor on dev correctly, then reports it on dev too: `test` is never used."""
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    best = 0.0
+    for floor in _candidates(dev):
+        score = score_floor(dev, floor)
+        if score.recall_at_5 >= min_recall and score.abstention > score_floor(dev, best).abstention:
+            best = floor
+    return best, score_floor(dev, best)
+
+
+def lesson_curve_floors(dev, test, min_recall):
+    """Tries only the floors of the lesson's curve (0, 0.05, RELEVANCE_FLOOR, 0.2, 0.3), the best of those on dev."""
+    from lesson_utils.cortadel.gating import RELEVANCE_FLOOR
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    best = 0.0
+    for floor in (0.0, 0.05, RELEVANCE_FLOOR, 0.2, 0.3):
+        score = score_floor(dev, floor)
+        if score.recall_at_5 >= min_recall and score.abstention > score_floor(dev, best).abstention:
+            best = floor
+    return best, score_floor(test, best)
+
+
+def cached_by_min_recall(dev, test, min_recall, _chosen={}):  # noqa: B006 - the mistake itself
+    """Caches the chosen floor per min_recall in a mutable default dict: a new dev with the same min_recall reuses it."""
+    from lesson_utils.evaluation.floor_signals import score_floor
+
+    if min_recall not in _chosen:
+        best = 0.0
+        for floor in _candidates(dev):
+            score = score_floor(dev, floor)
+            if score.recall_at_5 >= min_recall and score.abstention > score_floor(dev, best).abstention:
+                best = floor
+        _chosen[min_recall] = best
+    return _chosen[min_recall], score_floor(test, _chosen[min_recall])
+
+
+NEW_FROM_TEXT = [
+    ("11.tuned_floor", strict_keep_rule, "own scoring keeps relevance > floor, not >= (boundary)"),
+    ("11.tuned_floor", reports_on_dev, "ignores `test`: the report is score_floor(dev, floor)"),
+    ("11.tuned_floor", lesson_curve_floors, "only the lesson's curve floors tried (0.05, 0.11, 0.2, 0.3)"),
+    ("11.tuned_floor", cached_by_min_recall, "floor cached per min_recall in a mutable default dict"),
+]
+WRONG += NEW_FROM_TEXT

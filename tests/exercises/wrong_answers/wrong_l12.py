@@ -5,6 +5,11 @@ open, and breaks one rule: open after K failures *in a row* (a success resets th
 for open_seconds on ``clock()``, let one trial through after that (a failed trial reopens for another
 open_seconds), keep every failed or refused ``add_conversation`` and send the kept writes once each, oldest
 first, before the next write once closed, and keep all of that per breaker.
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -172,3 +177,91 @@ WRONG = [
     ("12.circuit_breaker", ResendsKeptWritesBreaker, "kept writes sent more than once"),
     ("12.circuit_breaker", ClassLevelPendingBreaker, "kept writes shared between breakers"),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+
+class StrictlyAfterOpenSecondsBreaker(_Breaker):
+    """Half-opens only when more than open_seconds have passed (>), not once they have (>=)."""
+
+    def _allowed(self) -> bool:
+        if self.opened_at is None:
+            return True
+        return self._now() - self.opened_at > self.open_seconds
+
+
+class OpensOneEarlyBreaker(_Breaker):
+    """Opens at failures_to_open - 1 failures in a row (the count is compared before this failure is added)."""
+
+    def _should_open(self) -> bool:
+        return self.failures >= self.failures_to_open - 1
+
+
+class CortadelErrorsOnlyBreaker(_Breaker):
+    """Counts only CortadelError (what the lesson's outages raised) as a failure; any other exception passes uncounted."""
+
+    async def _call(self, method, *args):
+        from cortadel import CortadelError
+
+        if not self._allowed():
+            raise CircuitOpen("memory server circuit is open")
+        try:
+            result = await method(*args)
+        except CortadelError:
+            self._on_failure()
+            raise
+        self._on_success()
+        return result
+
+    async def add_conversation(self, messages, options=None):
+        from cortadel import CortadelError
+
+        if not self._allowed():
+            self._keep_refused(messages, options)
+            raise CircuitOpen("memory server circuit is open; write kept")
+        try:
+            await self._flush()
+            result = await self.client.add_conversation(messages, options)
+        except CortadelError:
+            self._on_failure()
+            self._keep(messages, options)
+            raise
+        self._on_success()
+        return result
+
+
+class ClassLevelCircuitStateBreaker(_Breaker):
+    """Keeps the failure count and the opening time in a dict on the class: one user's outage opens every breaker."""
+
+    state = {"failures": 0, "opened_at": None}  # noqa: RUF012 - the mistake: shared by every breaker
+
+    def _allowed(self) -> bool:
+        if self.state["opened_at"] is None:
+            return True
+        return self._now() - self.state["opened_at"] >= self.open_seconds
+
+    def _should_open(self) -> bool:
+        return self.state["failures"] >= self.failures_to_open
+
+    def _on_success(self) -> None:
+        self.state["failures"] = 0
+        self.state["opened_at"] = None
+
+    def _on_failure(self) -> None:
+        if self.state["opened_at"] is not None:  # the half-open trial failed
+            self.state["opened_at"] = self._now()
+            return
+        self.state["failures"] += 1
+        if self._should_open():
+            self.state["opened_at"] = self._now()
+
+
+NEW_FROM_TEXT = [
+    ("12.circuit_breaker", StrictlyAfterOpenSecondsBreaker, "half-opens only after more than open_seconds (> not >=)"),
+    ("12.circuit_breaker", OpensOneEarlyBreaker, "opens after failures_to_open - 1 failures (off by one)"),
+    ("12.circuit_breaker", CortadelErrorsOnlyBreaker, "only CortadelError counts as a failure (the lesson's errors)"),
+    ("12.circuit_breaker", ClassLevelCircuitStateBreaker, "failure count and opened_at in a dict on the class"),
+]
+WRONG += NEW_FROM_TEXT

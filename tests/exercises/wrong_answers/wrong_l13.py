@@ -3,6 +3,11 @@
 Each cache hands out one provider per user and reuses it while few users come by, and breaks one rule: the
 same object while kept, at most max_users kept, the least recently used (by get) evicted first and closed,
 a returning user given a fresh provider, aclose() closing every kept provider, and two caches sharing nothing.
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -214,3 +219,87 @@ WRONG = [
     ("13.provider_cache", AcloseForgets, "aclose does not close kept providers"),
     ("13.provider_cache", ReturnsClosedProvider, "returning user gets the closed provider"),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+
+class _Lru:
+    """A correct LRU cache of providers; each answer below changes one step."""
+
+    def __init__(self, new_provider, max_users: int) -> None:
+        self.new_provider = new_provider
+        self.max_users = max_users
+        self.providers = OrderedDict()
+
+    async def _evict_one(self) -> None:
+        _, evicted = self.providers.popitem(last=False)
+        await evicted.aclose()
+
+    async def get(self, user: str):
+        if user in self.providers:
+            self.providers.move_to_end(user)
+            return self.providers[user]
+        while len(self.providers) >= self.max_users and self.providers:
+            await self._evict_one()
+        provider = self.providers[user] = self.new_provider(user)
+        return provider
+
+    async def aclose(self) -> None:
+        while self.providers:
+            _, provider = self.providers.popitem(last=False)
+            await provider.aclose()
+
+
+class EvictsOnEveryGetWhenFull(_Lru):
+    """Checks "full?" before "kept?": when full, even a get for a kept user first evicts the least recently used."""
+
+    async def get(self, user: str):
+        if len(self.providers) >= self.max_users and self.providers:
+            oldest = next(iter(self.providers))
+            if oldest != user:
+                await self._evict_one()
+        if user in self.providers:
+            self.providers.move_to_end(user)
+            return self.providers[user]
+        provider = self.providers[user] = self.new_provider(user)
+        return provider
+
+
+class BuildsBeforeEvicting(_Lru):
+    """Builds the new user's provider first and evicts afterwards: max_users + 1 providers are open for a moment."""
+
+    async def get(self, user: str):
+        if user in self.providers:
+            self.providers.move_to_end(user)
+            return self.providers[user]
+        provider = self.providers[user] = self.new_provider(user)
+        while len(self.providers) > self.max_users:
+            await self._evict_one()
+        return provider
+
+
+class ProvidersInDefaultArgument(_Lru):
+    """Keeps the providers in a mutable default argument: two caches share one dict."""
+
+    def __init__(self, new_provider, max_users: int, providers=OrderedDict()) -> None:  # noqa: B006 - the mistake
+        self.new_provider = new_provider
+        self.max_users = max_users
+        self.providers = providers
+
+
+NEW_FROM_TEXT = [
+    (
+        "13.provider_cache",
+        EvictsOnEveryGetWhenFull,
+        "when full, a get for a kept user still evicts (boundary check first)",
+    ),
+    ("13.provider_cache", BuildsBeforeEvicting, "new provider built before the eviction: M + 1 open at once"),
+    (
+        "13.provider_cache",
+        ProvidersInDefaultArgument,
+        "providers dict as a mutable default argument (shared by caches)",
+    ),
+]
+WRONG += NEW_FROM_TEXT

@@ -3,6 +3,11 @@
 Each serves one turn and returns the reply; each looks safe to a learner in a hurry. Each breaks one rule:
 several turns of one conversation at once lose nothing, and the protection must hold where the lesson's
 workers are separate processes, not only threads of one process.
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -102,3 +107,47 @@ WRONG = [
     ("14.safe_turn", bounded_retries_then_plain_save, "two retries, then an unversioned save"),
     ("14.safe_turn", module_asyncio_lock, "module-level asyncio.Lock"),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+
+async def lock_around_load_and_save_only(store, agent, conversation_id, message):
+    """Holds the lock for the load and again for the save, not across the run; a refused save redoes the turn."""
+    while True:
+        with store.lock(conversation_id):
+            loaded = store.load_versioned(conversation_id, create=True)
+        response = await agent.run(message, session=loaded.session)
+        try:
+            with store.lock(conversation_id):
+                store.save(conversation_id, loaded.session, expected_version=loaded.version)
+            return response.text
+        except StaleSessionError:
+            continue
+
+
+async def lesson_serve_turn_copied(store, agent, conversation_id, message):
+    """The lesson's serve_turn, copied: lock and versioned save, but a refused save raises instead of redoing the turn."""
+    with store.lock(conversation_id):
+        loaded = store.load_versioned(conversation_id, create=True)
+        response = await agent.run(message, session=loaded.session)
+        store.save(conversation_id, loaded.session, expected_version=loaded.version)
+    return response.text
+
+
+async def lock_without_versioned_save(store, agent, conversation_id, message):
+    """Holds the lock for the turn, then saves with no expected_version: nothing guards a lock that expired."""
+    with store.lock(conversation_id):
+        loaded = store.load_versioned(conversation_id, create=True)
+        response = await agent.run(message, session=loaded.session)
+        store.save(conversation_id, loaded.session)
+    return response.text
+
+
+NEW_FROM_TEXT = [
+    ("14.safe_turn", lock_around_load_and_save_only, "lock held for load and save only, not across the turn (scope)"),
+    ("14.safe_turn", lesson_serve_turn_copied, "the lesson's serve_turn copied: no redo on StaleSessionError"),
+    ("14.safe_turn", lock_without_versioned_save, "lock, but an unversioned save (no guard for an expired lock)"),
+]
+WRONG += NEW_FROM_TEXT

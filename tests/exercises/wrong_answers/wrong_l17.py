@@ -5,6 +5,11 @@ CortadelContextProvider while things go well, and breaks one rule: each (user, c
 that survives a restart on store_dir (even with the memory server down), what a user said in one conversation
 recalled in their other conversations through a provider bound to that user and keys[user], one user never
 seeing another's facts, and a turn that still gets a reply while the memory server is down.
+
+The answers in ``NEW_FROM_TEXT`` at the end (appended to ``WRONG``) were added later by another writer, again
+from the exercise text and the lesson only, without reading the checks or their tests: a boundary the task
+states, the lesson's own phrasing only, an input ignored for the lesson's example value, a literal typed in
+from the lesson, state shared through a mutable default, a class attribute or a module variable.
 """
 
 from __future__ import annotations
@@ -189,3 +194,72 @@ WRONG = [
     ("17.assistant", SavesBeforeTheTurn, "session saved before the turn"),
     ("17.assistant", KeyedByConversationOnly, "sessions keyed by conversation, not (user, conversation)"),
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Added from the exercise text only (no checks read).
+
+
+class ClassLevelSessions(_Base):
+    """Keeps the open sessions in a dict on the class: a new instance (another store_dir too) finds them there."""
+
+    open_sessions: dict = {}  # noqa: RUF012 - the mistake: a class attribute, shared by every Assistant
+
+    def _session(self, agent, user: str, conversation: str):
+        from lesson_utils import load_session
+
+        key = self._session_key(user, conversation)
+        if key not in self.open_sessions:
+            path = self._path(user, conversation)
+            self.open_sessions[key] = load_session(path) if path.exists() else agent.create_session()
+        return self.open_sessions[key]
+
+
+class IgnoresStoreDir(_Base):
+    """Saves the sessions under a fixed folder of its own (like the lesson's workdir), not under store_dir."""
+
+    def __init__(self, chat_client, memory_url: str, keys: dict[str, str], store_dir: Path) -> None:
+        import tempfile
+
+        super().__init__(chat_client, memory_url, keys, store_dir)
+        self.sessions_dir = Path(tempfile.gettempdir()) / "lesson17-assistant-sessions"
+        self.sessions_dir.mkdir(parents=True, exist_ok=True)
+
+    def _path(self, user: str, conversation: str) -> Path:
+        return self.sessions_dir / f"{_slug(user, conversation)}.json"
+
+
+class CannedReplyWhenDown(_Base):
+    """Checks the memory server first; when it is down, returns a typed-in apology instead of running the turn."""
+
+    DOWN = "Sorry, my memory is unavailable right now. Please try again in a moment."
+
+    async def reply(self, user: str, conversation: str, text: str) -> str:
+        import httpx
+
+        try:
+            async with httpx.AsyncClient(timeout=2.0) as http:
+                await http.get(self.memory_url)
+        except httpx.HTTPError:
+            return self.DOWN
+        return await super().reply(user, conversation, text)
+
+
+class NamesJoinedWithDash(_Base):
+    """Names each file "<user>-<conversation>.json", fine for names like the lesson's "ana" and "kitchen-chat";
+    ("ana", "b-c") and ("ana-b", "c") share a file, and a name with "/" is a path."""
+
+    def _path(self, user: str, conversation: str) -> Path:
+        return self.store_dir / f"{user}-{conversation}.json"
+
+    def _session_key(self, user: str, conversation: str):
+        return f"{user}-{conversation}"
+
+
+NEW_FROM_TEXT = [
+    ("17.assistant", ClassLevelSessions, "open sessions in a dict on the class (shared by instances)"),
+    ("17.assistant", IgnoresStoreDir, "ignores store_dir: sessions saved under a fixed folder"),
+    ("17.assistant", CannedReplyWhenDown, "typed-in apology when the memory server is down, turn not run"),
+    ("17.assistant", NamesJoinedWithDash, "'user-conversation' file names: lesson-shaped names only, collisions"),
+]
+WRONG += NEW_FROM_TEXT
