@@ -83,6 +83,10 @@ class ModelEndpoint:
     def close(self) -> None:
         self._http.close()
 
+    @property
+    def closed(self) -> bool:
+        return self._http.is_closed
+
 
 def endpoint_from_environment(env: Mapping[str, str] | None = None) -> ModelEndpoint | None:
     """The model the lessons are configured with, when the server can call it; None when they are offline.

@@ -172,6 +172,8 @@ class MemoryServer:
         except OSError:  # pragma: no cover
             pass
         self.service.store.close()
+        if self.service.reader is not None:
+            self.service.reader.endpoint.close()
 
     def __enter__(self) -> MemoryServer:
         return self

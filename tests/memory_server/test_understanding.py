@@ -274,3 +274,5 @@ def test_the_official_sdk_sees_the_models_events_through_the_server(no_model, em
                 assert [r.event for r in result.results] == ["SUPERSEDE"]
                 hits = client.search("Where do I live?").results
                 assert [h.content for h in hits] == ["The user lives in Porto."]
+            assert not endpoint.closed
+        assert endpoint.closed, "stopping the server closes its connection to the model"
