@@ -18,6 +18,7 @@ import logging
 import re
 import threading
 import traceback
+import warnings
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
@@ -170,7 +171,10 @@ def _held_back() -> Iterator[_HeldBack]:
         root.removeHandler(handler)
     root.addHandler(collect)
     try:
-        with contextlib.redirect_stdout(held.printed), contextlib.redirect_stderr(held.printed):
+        with contextlib.redirect_stdout(held.printed), contextlib.redirect_stderr(held.printed), \
+                warnings.catch_warnings():
+            # The framework's notice that an API is experimental is not something the answer printed.
+            warnings.filterwarnings("ignore", message=".* is experimental and may change", category=FutureWarning)
             yield held
     finally:
         root.removeHandler(collect)

@@ -32,6 +32,24 @@ def test_a_right_answer_prints_a_tick_and_returns_true(scratch_registry, capsys)
     assert capsys.readouterr().out == "\u2705 99.double \u00b7 double a number: correct\n"
 
 
+def test_the_frameworks_experimental_notices_are_not_counted_as_printed(scratch_registry, capsys, monkeypatch):
+    import sys
+    import warnings
+
+    # As in a notebook: a warning is written to stderr (pytest would otherwise record it out of sight).
+    monkeypatch.setattr(warnings, "showwarning", lambda message, category, *_, **__: print(
+        f"{category.__name__}: {message}", file=sys.stderr))
+
+    def doubles_with_a_notice(n):
+        warnings.warn("[SESSION_STORE] FileSessionStore is experimental and may change or be removed", FutureWarning,
+                      stacklevel=1)
+        return n * 2
+
+    _register_double(scratch_registry)
+    assert check("99.double", doubles_with_a_notice) is True
+    assert capsys.readouterr().out == "\u2705 99.double \u00b7 double a number: correct\n"
+
+
 @pytest.mark.parametrize(
     ("answer", "hint"),
     [
