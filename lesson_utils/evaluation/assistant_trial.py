@@ -142,7 +142,7 @@ class _Question:
     kind: str  # recall | update | withdrawal
     text: str
     present: list[str] = field(default_factory=list)  # memory texts the model must be given
-    absent: list[str] = field(default_factory=list)   # memory texts it must not be given
+    absent: list[str] = field(default_factory=list)   # memory texts, and the user's own words, it must not be given
 
 
 @dataclass
@@ -237,9 +237,10 @@ async def _yardstick(url: str, draw: _Draw, keys: dict[str, str]) -> _Yardstick:
         item_memories[user] = [texts[i] for uuid in tagged for i in ids.get(uuid, []) if i in texts]
         silent[user] = [t.text for _, turns in draw.conversations[user] for t in turns
                         if not t.tagged and not ids.get(t.uuid)]
+        said = {t.uuid: t.text for _, turns in draw.conversations[user] for t in turns}
         async with CortadelContextProvider(url, who, api_key=keys[who]) as provider:
             for question in draw.cases[user].questions:
-                graded = await _graded(provider, question, ids, texts, current, user)
+                graded = await _graded(provider, question, ids, texts, current, user, said)
                 if graded is not None:
                     questions.append(graded)
     return _Yardstick(questions, memories, item_memories, silent)
@@ -250,12 +251,13 @@ def _memory_text(item: Any) -> str:
 
 
 async def _graded(provider: CortadelContextProvider, question: Any, ids: dict[str, list[str]],
-                  texts: dict[str, str], current: set[str], user: str) -> _Question | None:
+                  texts: dict[str, str], current: set[str], user: str, said: dict[str, str]) -> _Question | None:
     """The question with what a right assistant shows, or None where the course's provider itself misses.
 
     What must be absent is what the server retired: an old value's memory that the update superseded,
     a withdrawn fact's. A side remark in the same sentence ("I'm 41 and my back hurts") stays current
-    and may be recalled.
+    and may be recalled. The user's own sentence that told the retired value must be absent too: an assistant
+    that keeps its own notes of what users said would show it in a new conversation, as true.
     """
     kind = {"information_extraction": "recall", "knowledge_update": "update", "withdrawal": "withdrawal"}.get(
         question.ability)
@@ -273,7 +275,8 @@ async def _graded(provider: CortadelContextProvider, question: Any, ids: dict[st
     if (question.evidence and not present) or not all(i not in injected for i in unwanted) or (
             question.superseded and not absent):
         return None
-    return _Question(user, kind, question.question, present[:1], absent)
+    told = [said[uuid] for uuid in question.superseded if uuid in said and _telling(said[uuid])]
+    return _Question(user, kind, question.question, present[:1], absent + told)
 
 
 # ── the run ────────────────────────────────────────────────────────────────────────────────
@@ -495,6 +498,12 @@ async def _ask(runner: _Runner, assistant: Any, draw: _Draw, yardstick: _Yardsti
             report.findings.append(Finding("withdrawal", user, not stale,
                                            f"{user} asked {question.text!r}; the model was given the withdrawn "
                                            f"{stale[:1]}" if stale else ""))
+    recalled = [f.ok for f in report.findings if f.user == user and f.requirement == "recall"]
+    if recalled and not any(recalled):  # it recalled nothing for this user: a withdrawn fact's absence proves nothing
+        for finding in report.findings:
+            if finding.user == user and finding.requirement == "withdrawal" and finding.ok:
+                finding.ok, finding.detail = False, (f"withdrawal not tried for {user}: the model was given none of "
+                                                     f"{user}'s memories, so it could not have been given a withdrawn one")
     shared_session = any(f.user == user and f.requirement == "users apart" and not f.ok for f in report.findings)
     if given_first and all(given_first) and not shared_session:  # every first turn recalled, a later one not: say so
         for finding in report.findings:

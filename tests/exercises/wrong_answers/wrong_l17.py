@@ -263,3 +263,41 @@ NEW_FROM_TEXT = [
     ("17.assistant", NamesJoinedWithDash, "'user-conversation' file names: lesson-shaped names only, collisions"),
 ]
 WRONG += NEW_FROM_TEXT
+
+
+class KeepsItsOwnNotes(_Base):
+    """Keeps the Cortadel provider, and adds a provider of its own that writes every "I …"/"My …" sentence a user
+    says to a notes file in store_dir and gives the model all of that user's notes on every turn: an old value and
+    a withdrawn fact go on being presented as true (written by a learner in a trial of lesson 17)."""
+
+    def _agent(self, user: str):
+        from agent_framework import Agent, ContextProvider, InMemoryHistoryProvider
+
+        notes = self.store_dir / f"notes-{_slug(user)}.txt"
+
+        class OwnNotes(ContextProvider):
+            def __init__(self) -> None:
+                super().__init__("own_notes")
+
+            async def before_run(self, *, agent, session, context, state) -> None:
+                if notes.exists():
+                    context.extend_instructions(self.source_id, "What the user told you:\n" +
+                                                notes.read_text(encoding="utf-8"))
+
+            async def after_run(self, *, agent, session, context, state) -> None:
+                said = [m.text for m in context.input_messages if m.role == "user" and m.text]
+                mine = [t for t in said if t.split(" ", 1)[0].rstrip("',") in ("I", "I'm", "My", "I've")]
+                if mine:
+                    with open(notes, "a", encoding="utf-8") as handle:
+                        handle.write("".join(f"{t}\n" for t in mine))
+
+        key = self._provider_key(user)
+        if key not in self.agents:
+            provider = self._new_provider(user)
+            self.providers[key] = provider
+            self.agents[key] = Agent(client=self.chat_client, instructions="You are a helpful assistant.",
+                                     context_providers=[InMemoryHistoryProvider(), provider, OwnNotes()])
+        return self.agents[key]
+
+
+WRONG += [("17.assistant", KeepsItsOwnNotes, "its own notes of what users said, withdrawn facts and old values included")]
