@@ -113,7 +113,7 @@ def _fact(clause: str) -> dict[str, Any] | None:
     lowered = set(re.findall(r"[a-z']+", sentence.lower()))
     topic, single = next(((label, one) for keys, label, one in _TOPICS if lowered & set(keys)), ("personal detail", False))
     early = re.sub(r"^The user(?:'s \w+(?: [A-Z]\w+)?)? ", "", sentence).split()[:2]
-    past = _PAST.search(clause) or any(w in _PAST_FORMS or w.endswith("ed") and w not in _NOT_PAST for w in early)
+    past = _PAST.search(clause) or any(w in _PAST_FORMS or (w.endswith("ed") and w not in _NOT_PAST) for w in early)
     when = "plan" if _PLAN.search(clause) else "past" if past else "now"
     return {"fact": sentence, "whose": whose, "topic": topic, "single": single and whose == "user", "when": when}
 
@@ -122,7 +122,7 @@ def _verb(word: str) -> str:
     lower = word.lower()
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
-    if lower.endswith("ed") or lower in _PAST_FORMS or lower.endswith("s") and not lower.endswith("ss"):
+    if lower.endswith("ed") or lower in _PAST_FORMS or (lower.endswith("s") and not lower.endswith("ss")):
         return lower
     if re.search(r"(s|sh|ch|x|z|o)$", lower):
         return lower + "es"
