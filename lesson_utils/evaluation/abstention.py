@@ -135,7 +135,7 @@ async def abstention_curve(
     if url is None:
         from ..memory_server import start_memory_server
 
-        server = start_memory_server()
+        server = start_memory_server(understanding="offline")  # as run_scorecard's: the rules, not a model
         url, prefix = server.url, user_prefix or ""
     else:
         prefix = user_prefix if user_prefix is not None else f"curve-{uuid_mod.uuid4().hex[:8]}-"

@@ -403,7 +403,8 @@ async def run_trial(cls: Any, seed: int, *, build: Callable[..., Any] = _build, 
     report = TrialReport(draw.seed)
     keys = {**draw.keys, **{_calibration_user(u): secrets.token_urlsafe(16) for u in draw.users}}
     work = Path(tempfile.mkdtemp(prefix="capstone-"))
-    server = start_memory_server(api_keys=keys)
+    # The offline reader: the grader judges an assistant the same whatever model .env configures for the server.
+    server = start_memory_server(api_keys=keys, understanding="offline")
     runner = _Runner(report)
     instances: list[Any] = []
     try:

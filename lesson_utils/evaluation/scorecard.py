@@ -450,7 +450,10 @@ async def run_scorecard(
 ) -> Scorecard:
     """Score ``cases`` on a memory server, in each of ``modes``.
 
-    With ``url=None`` a fresh throwaway local server is started (and stopped). To score a real
+    With ``url=None`` a fresh throwaway local server is started (and stopped), reading with its offline reader
+    whatever model ``.env`` configures: the scorecard measures retrieval and the rules tuned on dev, the same on
+    every machine, and a model reading every turn of the haystack would take hours (to score a model reading,
+    start a server with ``understanding="model"`` and pass its ``url``). To score a real
     Cortadel server pass its ``url`` (and ``api_key``); every user id is prefixed with
     ``user_prefix`` (default: a fresh random one for a real server) so a run never mixes with
     memories already there. A real Cortadel distils off the request path: give it
@@ -465,7 +468,7 @@ async def run_scorecard(
     if url is None:
         from ..memory_server import start_memory_server
 
-        server = start_memory_server()
+        server = start_memory_server(understanding="offline")  # the rules, not a model: see the docstring
         url = server.url
         prefix = user_prefix or ""
     else:

@@ -59,7 +59,8 @@ async def _compare(answer: Any, rng: Any) -> None:
     fact_form, asked, word, keyword_form = rng.choice(_PARAPHRASES)
     fact, keyword_fact = fact_form.format(name), keyword_form.format(name)
     question = f"Quick question:\n- {asked}"  # a user's own "- " line is not a memory
-    server = start_memory_server()
+    # The offline reader: a check judges your code the same whatever model .env configures.
+    server = start_memory_server(understanding="offline")
     try:
         async with CortadelClient(server.url, user) as sdk:
             for seeded in facts:

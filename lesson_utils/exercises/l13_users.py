@@ -54,7 +54,8 @@ async def check_provider_cache(cache_class: Any) -> None:
     if not isinstance(cache_class, type):
         raise Hint("pass the class itself: check(\"13.provider_cache\", ProviderCache)")
     made: list[_Watched] = []
-    server = start_memory_server()
+    # The offline reader: a check judges your code the same whatever model .env configures.
+    server = start_memory_server(understanding="offline")
 
     def new_provider(user: str) -> _Watched:
         made.append(_Watched(server.url, user))

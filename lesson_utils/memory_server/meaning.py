@@ -369,6 +369,10 @@ class MeaningDecider:
         # the words the examples put after "the user's" ("employer", "nickname", "favourite"): the user's own
         self._own_words = {word for text in texts for word in read(text).head} - MODIFIERS
 
+    def warm(self) -> None:
+        """Embed the examples now (once per embedding model and process), so no request pays for it later."""
+        self._examples()
+
     def _examples(self) -> tuple[np.ndarray, np.ndarray] | None:
         """The examples' vectors and their masked texts' vectors, embedded once per embedding model
         (``key``) and process."""

@@ -83,6 +83,11 @@ def build_service(
         store.reembed_stale(embedder.embed)
     if reader is not None:
         logger.info("The memory server reads conversations with the model %s", reader.model)
+        # The model path never asks the offline decider, so the first verbatim `add` would embed its examples
+        # (seconds on a busy small CPU) inside a client's timeout: embed them now, before the server answers.
+        warm = getattr(decider, "warm", None)
+        if callable(warm):
+            warm()
     return MemoryService(store, embedder, reader=reader)
 
 

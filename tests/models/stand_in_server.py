@@ -7,6 +7,11 @@ LM Studio) returns. A ``max_tokens`` below the echo's word count cuts the reply 
 finish reason ``length``, as a capped model does; ``GET /v1/models`` lists ``models``.
 ``answers_any_model=True`` answers whatever model is named, as llama.cpp's ``llama-server`` does.
 
+A request whose ``response_format`` is a JSON schema (the local memory server's "TASK extract" and "TASK decide"
+calls) gets valid JSON of that schema instead of the echo, read the stand-in's own way (``stand_in_reader.py``):
+a plausible model that reads differently from the offline reader. ``json_answers`` keeps each such answer, as
+``(schema name, JSON text)``; ``reads_json=False`` echoes those requests too (a model that ignores the schema).
+
 ``misbehave`` makes it fail the ways real small local servers fail, on purpose:
 
 - ``"slow"``: waits ``delay`` seconds before answering (a big model on a CPU);
@@ -27,6 +32,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from collections.abc import Callable
 from typing import Any
 
+from .stand_in_reader import answer_json_schema
+
 
 class StandInServer:
     def __init__(
@@ -38,7 +45,11 @@ class StandInServer:
         delay: float = 5.0,
         reply: Callable[[dict[str, Any]], str] | None = None,
         answers_any_model: bool = False,
+        reads_json: bool = True,
     ) -> None:
+        self.reads_json = reads_json
+        #: Every JSON-schema request answered with the stand-in's own reading: (schema name, JSON text).
+        self.json_answers: list[tuple[str, str]] = []
         self.answers_any_model = answers_any_model
         self.api_key = api_key
         self.reply = reply
@@ -113,8 +124,14 @@ class StandInServer:
                 last = user[-1]["content"] if user else ""
                 if isinstance(last, list):
                     last = " ".join(part.get("text", "") for part in last if isinstance(part, dict))
-                reply = (server.reply(request) if server.reply is not None
-                         else f"Echo: {last} ({len(request.get('messages', []))} messages)")
+                schema = request.get("response_format") or {}
+                if server.reply is not None:
+                    reply = server.reply(request)
+                elif server.reads_json and schema.get("type") == "json_schema":
+                    reply = answer_json_schema(request)
+                    server.json_answers.append((str((schema.get("json_schema") or {}).get("name")), reply))
+                else:
+                    reply = f"Echo: {last} ({len(request.get('messages', []))} messages)"
                 cap = request.get("max_tokens") or request.get("max_completion_tokens")
                 finish = "stop"
                 if cap and len(reply.split()) > int(cap):  # a capped model stops mid-sentence

@@ -1,9 +1,14 @@
 """Every lesson also runs on a real model: the same notebooks, through the real OpenAI Chat
 Completions client, against a keyless OpenAI-compatible stand-in on 127.0.0.1.
 
-The stand-in only echoes, so this cannot check what a real model would say; it proves the lessons
+The stand-in echoes chat, so this cannot check what a real model would say; it proves the lessons
 never lean on the offline model's private API (``client.last_request`` and the like) and that
 their wording checks are guarded to the offline model, as the series promises.
+
+The stand-in also reads: the local memory server asks the configured model to read every stored turn (JSON-schema
+requests, ``memory_server/understanding.py``), and the stand-in answers them with valid JSON of its own reading,
+unlike the offline reader's (``stand_in_reader.py``: other wording, other splits, never a replacement). So a lesson
+whose ``assert`` depends on what a model read fails here, as issue 46 item 8 asks: such a claim is ``expect_model``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,19 @@ from nbclient import NotebookClient
 from .stand_in_server import StandInServer
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+#: Lessons whose local memory server stores conversation turns: on a model the server can call, the model reads them.
+READ_BY_THE_MODEL = ("07", "08", "09", "10", "12", "13", "16", "17", "90")
+#: What the memory server logs when the model's answer was unusable and the offline reader read the turn instead.
+FELL_BACK = "could not read a turn, so the offline reader did"
+
+
+def printed(nb: nbformat.NotebookNode) -> str:
+    """Everything the executed notebook's code cells showed: text streams (stdout and stderr) and text results."""
+    parts = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            parts.append(output.get("text", "") or output.get("data", {}).get("text/plain", ""))
+    return "\n".join(parts)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -34,6 +52,10 @@ def test_lesson_runs_top_to_bottom_on_a_real_openai_client(path: Path, tmp_path:
             nb = nbformat.read(f, as_version=4)
         NotebookClient(nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
         assert server.requests, f"{path.name} never called the configured model"
+    read = [name for name, _ in server.json_answers]
+    if path.name[:2] in READ_BY_THE_MODEL:  # the model, not the offline reader, read the turns the lesson stored
+        assert "facts" in read, f"{path.name}: the memory server never asked the configured model to read a turn"
+    assert FELL_BACK not in printed(nb), f"{path.name}: the memory server fell back to the offline reader"
 
 
 def test_memory_tools_lesson_names_tool_calls_written_as_text(tmp_path: Path, clean_env) -> None:
