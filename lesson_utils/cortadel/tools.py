@@ -10,6 +10,7 @@ model gets a graceful note instead of an exception.
 from __future__ import annotations
 
 import logging
+from contextvars import ContextVar
 from typing import Annotated
 
 from agent_framework import FunctionTool
@@ -36,6 +37,9 @@ SEARCH_UNAVAILABLE = "Memory is temporarily unavailable; answer without it."
 ADD_UNAVAILABLE = "Memory is temporarily unavailable; the fact was not saved."
 ALREADY_REMEMBERED = "Already remembered; nothing new was stored."
 NO_MEMORIES = "No matching memories found."
+SEARCH_UNAVAILABLE_NOW: ContextVar[str] = ContextVar("search_unavailable", default=SEARCH_UNAVAILABLE)
+"""The sentence ``search_memory`` hands the model when memory is down, in this context: ``SEARCH_UNAVAILABLE``
+unless set (lesson 09's check sets its own wording, so an answer must read what the tool actually returned)."""
 MIN_TOP_K, MAX_TOP_K = 1, 50
 """The range Cortadel accepts for ``top_k``."""
 
@@ -98,7 +102,7 @@ def _build_search_tool(
             hits = list(results.results or [])  # a client that returns garbage fails here, open
         except Exception as error:  # fail open; CancelledError is not an Exception
             reporter.report(error, "search_memory")
-            return SEARCH_UNAVAILABLE
+            return SEARCH_UNAVAILABLE_NOW.get()
         lines = [line for line in (render_memory_line(hit) for hit in hits) if line]
         return "\n".join(lines) if lines else NO_MEMORIES
 

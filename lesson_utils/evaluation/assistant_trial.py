@@ -178,6 +178,9 @@ def draw_cases(seed: int) -> _Draw:
     cases = assemble(split, users=USERS, seed=seed, sessions=SESSIONS, filler=FILLER, user_prefix=f"capstone{seed}-")
     users = rng.sample(USER_NAMES, USERS)
     names = rng.sample(TOPICS, SESSIONS)  # shared by every user: a conversation is (user, name)
+    # A name is any text the caller picks: one always holds a "/" (a file named after it is no plain file name).
+    slashed = rng.randrange(SESSIONS)
+    names[slashed] = f"{names[slashed]}/{rng.choice(('2025', 'notes', 'q3', 'old'))}"
     tagged = {uuid for case in cases for q in case.questions for uuid in (*q.evidence, *q.superseded)}
     tagged |= {uuid for case in cases for t in case.tracked for uuid in (*t.current, *t.not_current)}
     # A withdrawal's own statement is in no question and no tracked item (only the fact it retires is):

@@ -26,6 +26,10 @@ FIRST_FORMS = ("Tell me a joke about {}.", "Write a two-line poem about {}.", "G
                "Describe {} in one sentence.")
 SECOND_FORMS = ("Now tell it again, but in the voice of {}.", "Make it shorter and end it with a question about {}.",
                 "Repeat it and add a twist involving {}.", "Say it again as if {} were listening.")
+# Follow-ups that never say "it" or "the joke": one of the two calls always draws one, so an answer that
+# sends the history only when the follow-up refers back the lesson's way ("tell it again") is caught.
+PLAIN_SECOND_FORMS = ("Once more, in the voice of {}.", "Shorter please, ending with a question about {}.",
+                      "Again, with a twist involving {}.", "Same again, as if {} were listening.")
 _INSTRUCTIONS = "You are a cheerful assistant who tells short, family-friendly jokes."
 
 
@@ -33,17 +37,19 @@ def _sent(request: Any) -> list[tuple[str, str]]:
     return [(str(m.role), m.text or "") for m in request.messages if m.role != "system"]
 
 
-def _questions(rng: Any) -> tuple[str, str]:
+def _questions(rng: Any, second_forms: tuple[str, ...] = SECOND_FORMS) -> tuple[str, str]:
     first_subject, second_subject = rng.sample(SUBJECTS, 2)
     return (rng.choice(FIRST_FORMS).format(first_subject),
-            rng.choice(SECOND_FORMS).format(second_subject) + f" ({rng.randrange(2, 99)} words at most.)")
+            rng.choice(second_forms).format(second_subject) + f" ({rng.randrange(2, 99)} words at most.)")
 
 
 @exercise("01.send_history", title="make turn 2 work by sending the history yourself")
 async def check_send_history(answer: Any) -> None:
     with drawn_cases() as rng:
-        for _ in range(2):  # twice, on two fresh agents: nothing may carry over from one call to the next
-            await _one_call(answer, *await _told_apart(rng))
+        # twice, on two fresh agents: nothing may carry over from one call to the next; the second follow-up
+        # never says "it" or "the joke", so the history must be sent whatever words the follow-up uses
+        for forms in (SECOND_FORMS, PLAIN_SECOND_FORMS):
+            await _one_call(answer, *await _told_apart(rng, forms))
 
 
 async def _replies(question1: str, question2: str) -> tuple[str, str]:
@@ -55,10 +61,10 @@ async def _replies(question1: str, question2: str) -> tuple[str, str]:
     return first.text, second.text
 
 
-async def _told_apart(rng: Any) -> tuple[str, str, str, str]:
+async def _told_apart(rng: Any, second_forms: tuple[str, ...]) -> tuple[str, str, str, str]:
     """Two questions whose replies differ, so returning turn 1's response cannot pass for turn 2's."""
     while True:
-        question1, question2 = _questions(rng)
+        question1, question2 = _questions(rng, second_forms)
         reply1, reply2 = await _replies(question1, question2)
         if reply1 != reply2:
             return question1, question2, reply1, reply2
@@ -98,8 +104,9 @@ async def _one_call(answer: Any, question1: str, question2: str, reply1: str, re
                        f"got {text if isinstance(text, str) else type(result).__name__!r:.80}")
         return
     if turn2 == [("user", question2)]:
-        raise Hint("turn 2 was sent only its new message: put turn 1's question and its reply "
-                   "(`response.messages`) before it in the list you pass to agent.run")
+        raise Hint(f"turn 2 was sent only its new message ({question2!r}): every follow-up needs the history, "
+                   "whatever its words — put turn 1's question and its reply (`response.messages`) before it in "
+                   "the list you pass to agent.run")
     if turn2.count(("user", question1)) > 1 or turn2.count(("assistant", reply1)) > 1 or turn2.count(("user", question2)) > 1:
         raise Hint("part of the history was sent twice: each earlier message goes into turn 2's list exactly once "
                    f"(the model saw {len(turn2)} messages, it should see 3)")

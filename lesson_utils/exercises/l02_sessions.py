@@ -34,7 +34,19 @@ def _sent_text(recorder: RequestRecorder) -> str:
 
 def _ids(rng: Any, n: int) -> list[str]:
     forms = ("chat-{}", "user:{}", "window {}", "{}", "support/{}")
-    return [rng.choice(forms).format(rng.randrange(100, 99999)) for _ in range(n)]
+    ids = [rng.choice(forms).format(rng.randrange(100, 99999)) for _ in range(n)]
+    # and always one id that differs from another only in case: ids are compared as given, so "Chat-7" and
+    # "chat-7" are two conversations (an answer that lower-cases or strips ids merges them)
+    lettered = rng.choice(("chat-{}", "user:{}", "window {}", "support/{}")).format(rng.randrange(100, 99999))
+    variant = rng.choice((lettered.upper(), lettered[0].upper() + lettered[1:], lettered.title()))
+    return [*ids, lettered, variant]
+
+
+def _merged(cid: str, other: str) -> str:
+    if cid != other and cid.strip().lower() == other.strip().lower():
+        return (f"ids {other!r} and {cid!r} are two conversations, but yours shared one session: use the id exactly "
+                "as given as the key (no lower-casing or stripping)")
+    return ""
 
 
 @exercise("02.conversations", title="one agent, one session per conversation id")
@@ -66,6 +78,9 @@ async def _one_app(answer: Any, facts: dict[str, str], rng: Any) -> None:
         said_here = list(facts.values())[: list(facts).index(cid)]
         leaked = [c for c in said_here if c in sent]
         if leaked:
+            merged = _merged(cid, next(other for other, c in facts.items() if c == leaked[0]))
+            if merged:
+                raise Hint(merged)
             raise Hint(f"conversation {cid!r} was sent another conversation's message ({leaked[0]!r}): give each "
                        "conversation id its own session (agent.create_session()), not one shared session")
         if "My favourite colour is" in sent.replace(f"My favourite colour is {colour}.", ""):
@@ -80,6 +95,9 @@ async def _one_app(answer: Any, facts: dict[str, str], rng: Any) -> None:
         sent = _sent_text(recorder)
         others = [c for other, c in facts.items() if other != cid and c in sent]
         if others:
+            merged = _merged(cid, next(other for other, c in facts.items() if c == others[0]))
+            if merged:
+                raise Hint(merged)
             raise Hint(f"conversation {cid!r} was sent another conversation's message ({others[0]!r}): give each "
                        "conversation id its own session (agent.create_session()), not one shared session")
         if colour not in sent:

@@ -13,16 +13,18 @@ memory, not none at all); stay within the budget, counted as compaction counts
 back in its answer.
 
 Each run draws (:mod:`._cases`) the budget (200–280 tokens: below the lesson's 350 and below a fixed
-window of a few turns), the two names (some of two words), how each user introduces themselves, and
+window of a few turns), the two names (always one of two words, which must arrive whole), how each user introduces themselves, and
 the talk in between, so a budget, a name or a pattern typed in from the lesson fails; the two users
 share one agent, so a name kept on the provider instead of in ``session.state`` reaches the wrong one.
+Whenever the history nearly fills the budget, the next turn is a long one: an answer that fits only the
+history to the budget, with the new message on top, goes over on every draw.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from agent_framework import Agent
+from agent_framework import Agent, Message
 
 from ..context_budget import DEFAULT_TOKENIZER, message_tokens
 from ..models.offline import ModelRequest, OfflineChatClient
@@ -64,6 +66,13 @@ LONG_TURNS = (  # one of these comes early, while the history grows towards the 
     "I'm planning a three-day coastal walk in late spring, carrying everything; what should I pack to stay light?",
     "My grandmother is new to her tablet and gets lost between apps; how do I explain it to her over the phone?",
 )
+# Sent when the history nearly fills the budget (see _long_when_nearly_full): long enough to go over it on top.
+FILLING_TURNS = (
+    "Our small garden gets sun only in the afternoon, the soil is heavy clay and the children play football on it; "
+    "what could we grow there?",
+    "I have to give a short talk at work about a project that went badly; how do I stay honest without blaming "
+    "anyone?",
+)
 NAME_QUESTION = "What's my name?"
 
 
@@ -89,6 +98,16 @@ def _the_turns_request(requests: list[ModelRequest], turn: str, number: int) -> 
     )
 
 
+def _long_when_nearly_full(turns: list[str], at: int, budget: int, sent_and_replied: list[Any]) -> None:
+    """Make turn ``at`` a long one when the history, as it would stand uncompacted, is within a long message of
+    the budget: an answer that fits the history alone to the budget (the new message on top) then goes over."""
+    history = message_tokens(sent_and_replied)
+    for long_turn in FILLING_TURNS:
+        if long_turn != turns[at - 1] and history <= budget - 10 < history + message_tokens([Message(role="user", contents=[long_turn])]):
+            turns[at] = long_turn
+            return
+
+
 @exercise("03.token_budget", title="keep a conversation under a token budget without losing the user's name")
 async def check_token_budget(build_agent: Any) -> None:
     if not callable(build_agent):
@@ -104,7 +123,9 @@ async def _two_conversations(build_agent: Any, rng: Any) -> None:
     agent = await call_learner(build_agent, client, budget, what="`build_agent`")
     if not isinstance(agent, Agent):
         raise Hint(f"`build_agent` returned {type(agent).__name__}; return the `Agent` you built on `client`")
-    names = rng.sample(NAMES, 2)
+    # always one name of two words (it must reach the model whole) and one of one word, in either order
+    names = [rng.choice([n for n in NAMES if " " in n]), rng.choice([n for n in NAMES if " " not in n])]
+    rng.shuffle(names)
     introductions = rng.sample(INTRODUCTIONS, 2)
     chats = []
     for name, intro in zip(names, introductions, strict=True):
@@ -149,6 +170,8 @@ async def _two_conversations(build_agent: Any, rng: Any) -> None:
                 )
             if index == len(turns) - 1:
                 last[who] = (request, reply_text)
+            elif index + 1 < len(turns) - 1:
+                _long_when_nearly_full(turns, index + 1, budget, [*request.messages, *getattr(reply, "messages", [])])
     for who, (request, reply_text) in enumerate(last):
         name, other = names[who], names[1 - who]
         sent = _text_sent(request)
@@ -157,6 +180,11 @@ async def _two_conversations(build_agent: Any, rng: Any) -> None:
                 f"asked {NAME_QUESTION!r}, {name}'s conversation was told the other user's name ({other}): keep "
                 "the name in session.state (the `state` your provider is given), not on the provider or the "
                 "module, which every conversation on the agent shares"
+            )
+        if name not in sent and " " in name and name.split()[0] in sent:
+            raise Hint(
+                f"on the last turn only part of the name {name!r} ({name.split()[0]}) reached the model: a name "
+                "can have two words; keep the whole name as the user said it (a pattern that takes one word cuts it)"
             )
         if name not in sent:
             raise Hint(

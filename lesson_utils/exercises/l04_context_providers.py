@@ -12,7 +12,7 @@ what ``before_run`` put in front of the model. Sessions tell apart the plausible
 - a later turn that names no city: the city must still be in ``state`` afterwards.
 
 The cities and sentences are drawn per run (:mod:`._cases`), never the lesson's Lisbon; the first
-user's city always has more than one word ("Cape Town").
+user's city always has three words or more ("Salt Lake City"): no cap on the number of words.
 """
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ async def _run(agent: Agent, text: str, session: AgentSession, what: str) -> Non
 
 MULTI_WORD_CITIES = ("Cape Town", "Buenos Aires", "Kuala Lumpur", "San Francisco", "Tel Aviv", "Ho Chi Minh City",
                      "Addis Ababa", "Mexico City", "Saint Petersburg", "Hong Kong")
+# The first user's city always has three words or more: "the capitalised words after 'I live in'" has no
+# upper limit, so an answer that takes one or two words cuts it.
+LONG_CITIES = ("Ho Chi Minh City", "Salt Lake City", "Bandar Seri Begawan", "Port Saint Lucie",
+               "Sri Jayawardenepura Kotte", "Santa Rosa Beach")
 ONE_WORD_CITIES = ("Tromsø", "Quito", "Nairobi", "Tbilisi", "Valparaíso", "Winnipeg", "Kraków", "Hobart", "Osaka",
                    "Marrakesh", "Reykjavik", "Ljubljana")
 SAYINGS = ("Hi! I live in {}.", "I live in {} now, close to the old market.", "Good evening. I live in {}, by the way.")
@@ -74,7 +78,7 @@ async def _two_users(answer: Any, rng: Any) -> None:
     agent = Agent(client=OfflineChatClient(), instructions=_INSTRUCTIONS, context_providers=[provider],
                   middleware=[recorder])
     hooks = "your CityMemory's before_run/after_run"
-    city = rng.choice(MULTI_WORD_CITIES)  # never the lesson's Lisbon, and of more than one word
+    city = rng.choice(LONG_CITIES)  # never the lesson's Lisbon, and of three words or more
     other_city = rng.choice(ONE_WORD_CITIES + tuple(c for c in MULTI_WORD_CITIES if c != city))
 
     ana = agent.create_session()
@@ -87,7 +91,8 @@ async def _two_users(answer: Any, rng: Any) -> None:
         first_word = city.split()[0]
         if slot and first_word in stored:
             raise Hint(f"after {said!r} the session's state[{provider.source_id!r}] is {slot!r}: a city can have "
-                       f"more than one word ({city}); take every capitalised word after \"I live in\"")
+                       f"any number of words ({city} has {len(city.split())}); take every capitalised word after "
+                       "\"I live in\", not one or two")
         where = "on the provider (self or the class)" if city in everywhere else "nowhere"
         raise Hint(f"after {said!r} the session's state[{provider.source_id!r}] is {slot!r}; the city is {where}. "
                    "In after_run, read context.input_messages and write the city the user said into `state`")

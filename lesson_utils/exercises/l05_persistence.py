@@ -54,10 +54,14 @@ def _read_saved(path: Path, what: str) -> dict[str, Any]:
 async def check_resume_from_json(answer: Any) -> None:
     save, resume = _two_functions(answer)
     with drawn_cases() as rng:
-        await _save_and_resume(save, resume, rng.choice(NAMES), rng.randrange(19, 89), rng.choice(SMALL_TALK))
+        # three turns of small talk before the save: six messages, more than the lesson's file held, so a save
+        # that keeps only the last turns loses some
+        talk = rng.sample(SMALL_TALK, 3)
+        await _save_and_resume(save, resume, rng.choice(NAMES), rng.randrange(19, 89), talk)
 
 
-async def _save_and_resume(save: Any, resume: Any, name: str, age: int, first: str) -> None:
+async def _save_and_resume(save: Any, resume: Any, name: str, age: int, talk: list[str]) -> None:
+    first = talk[0]
     frozen = freeze(resume)  # before save runs: the child gets nothing save leaves in this process
     memory = UserMemoryProvider()
     agent = Agent(client=OfflineChatClient(), instructions="Be friendly.", context_providers=[memory])
@@ -68,7 +72,9 @@ async def _save_and_resume(save: Any, resume: Any, name: str, age: int, first: s
         raise RuntimeError(f"UserMemoryProvider learned {remembered!r}, expected {name!r}, {age}")
     session = agent.create_session()  # a returning user: the memory carried over, a new transcript
     session.state[memory.source_id] = dict(remembered)
-    await agent.run(first, session=session)
+    for turn in talk:
+        await agent.run(turn, session=session)
+    held = len(session.state["in_memory"]["messages"])
 
     with tempfile.TemporaryDirectory(prefix="exercise-05-") as folder:
         path = Path(folder) / "chat.json"
@@ -76,6 +82,10 @@ async def _save_and_resume(save: Any, resume: Any, name: str, age: int, first: s
         state = _read_saved(path, "save").get("state")
         if not isinstance(state, dict) or not isinstance(state.get("in_memory"), dict):
             raise Hint("the saved file has no history (state['in_memory']): dump session.to_dict(), the whole session")
+        saved_messages = state["in_memory"].get("messages")
+        if isinstance(saved_messages, list) and len(saved_messages) != held:
+            raise Hint(f"the saved file holds {len(saved_messages)} of the session's {held} history messages: save "
+                       "session.to_dict() as it is — the whole conversation, not its last turns")
         if state.get("user_memory") != remembered:
             raise Hint("the saved file lost the provider's memory (state['user_memory']): save session.to_dict(), "
                        "not only the history — every provider's slot is part of the conversation")
@@ -95,7 +105,7 @@ async def _save_and_resume(save: Any, resume: Any, name: str, age: int, first: s
         if history[-2:] != [_QUESTION, child.value]:
             raise Hint("the file does not hold the new turn: after agent.run, write the continued session back to "
                        "path with json.dump(session.to_dict(), f)")
-        if len(history) != 4 or history[0] != first:
+        if len(history) != held + 2 or history[0] != first:
             raise Hint("the continued history does not start with the saved turn: pass the loaded session to agent.run")
         if continued.state.get(memory.source_id) != remembered:
             raise Hint(f"the resumed session's memory slot holds {continued.state.get(memory.source_id)!r}, not the "

@@ -8,8 +8,8 @@ and it makes the learner decide which slots are "what was learned", and how to c
 The checker's agent has three providers, each under a ``source_id`` drawn per run (never a default,
 so no key can be typed in): lesson 04's ``UserMemoryProvider``, a provider that keeps a growing *list*
 of what the user likes (a shallow copy shares it), and a history provider — the framework's
-``InMemoryHistoryProvider`` or a small one of a different class that keeps turns under another key,
-so "the slot with ``messages`` in it" is no rule. Three users (drawn names, some of two words;
+``InMemoryHistoryProvider`` and, in a second round, a small one of a different class that keeps turns
+under another key, so neither "the slot with ``messages`` in it" nor "an ``InMemoryHistoryProvider``" is a rule. Three users (drawn names, some of two words;
 the second never said their age, the third what they like) are started over one after another, then every session,
 old and new, chats on. That catches, each with its own hint: the old transcript carried, a slot
 left behind, the old session edited or returned, state shared between the two sessions (by
@@ -98,15 +98,18 @@ def _dump(session: AgentSession) -> str:
 @exercise("06.start_over", title="start over, but keep what the providers learned")
 async def check_start_over(answer: Any) -> None:
     with drawn_cases() as rng:
-        await _start_over_several_users(answer, rng)
+        # once with the framework's InMemoryHistoryProvider and once with a history provider of another class,
+        # in a drawn order: an answer that knows only the lesson's class carries the transcript on every draw
+        for history_class in rng.sample((InMemoryHistoryProvider, _TurnLog), 2):
+            await _start_over_several_users(answer, rng, history_class)
 
 
-async def _start_over_several_users(answer: Any, rng: Any) -> None:
+async def _start_over_several_users(answer: Any, rng: Any, history_class: type[HistoryProvider]) -> None:
     recorder = RequestRecorder()
     memory = UserMemoryProvider(source_id=rng.choice(MEMORY_IDS))
     likes = _LikesMemory(rng.choice(LIKES_IDS))
     history_id = rng.choice(HISTORY_IDS)
-    history: HistoryProvider = rng.choice((InMemoryHistoryProvider, _TurnLog))(history_id)
+    history: HistoryProvider = history_class(history_id)
     providers: list[ContextProvider] = [history, memory, likes]
     agent = Agent(client=OfflineChatClient(), instructions="You are a friendly assistant.",
                   context_providers=providers, middleware=[recorder])
@@ -120,7 +123,7 @@ async def _start_over_several_users(answer: Any, rng: Any) -> None:
         assert user.old is not None
         before = _dump(user.old)
         new = await call_learner(answer, agent, user.old, what="`start_over`")
-        user.new = _one_new_session(new, user, before, history_id, learned)
+        user.new = _one_new_session(new, user, before, history_id, learned, history_class)
 
     for user in users:
         _slots_carried(user, users, learned)
@@ -147,7 +150,8 @@ async def _chat_in_old_session(agent: Agent, user: _User, rng: Any) -> None:
     user.said = lines
 
 
-def _one_new_session(new: Any, user: _User, before: str, history_id: str, learned: list[str]) -> AgentSession:
+def _one_new_session(new: Any, user: _User, before: str, history_id: str, learned: list[str],
+                     history_class: type[HistoryProvider] = InMemoryHistoryProvider) -> AgentSession:
     assert user.old is not None
     if not isinstance(new, AgentSession):
         raise Hint(f"return the new session (an AgentSession); got {type(new).__name__}")
@@ -161,6 +165,10 @@ def _one_new_session(new: Any, user: _User, before: str, history_id: str, learne
     carried = [line for line in user.said if line in json.dumps(state, ensure_ascii=False)]
     if carried:
         where = [key for key, value in state.items() if carried[0] in json.dumps(value, ensure_ascii=False)]
+        if history_class is not InMemoryHistoryProvider:
+            raise Hint(f"the new session still carries the old transcript (in state[{where[0]!r}]): this agent's "
+                       f"history provider is a {history_class.__name__}, not InMemoryHistoryProvider — leave out the "
+                       "slot of every provider that is an agent_framework.HistoryProvider, whatever its class")
         raise Hint(f"the new session still carries the old transcript ({len(carried)} of the user's messages, in "
                    f"state[{where[0]!r}], the history provider's slot): what the providers learned goes along, "
                    "the messages stay behind")

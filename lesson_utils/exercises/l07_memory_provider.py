@@ -30,7 +30,11 @@ NAMES = ("Priyanka", "Tobias", "Wanjiru", "Matteo", "Saoirse", "Kenji", "Fatima"
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Saturday", "Sunday")
 CITIES = ("Cape Town", "Montevideo", "Trondheim", "Kuala Lumpur", "Hanoi", "Porto Alegre", "Edinburgh")
 COLOURS = ("burnt orange", "sea green", "lilac", "mustard yellow", "navy blue", "crimson")
-APOLOGY = "Sorry, I can't answer right now."
+APOLOGY = "Sorry, I can't answer right now."  # the lesson's fallback text: the check's fallback says something else
+APOLOGIES = ("The assistant is having a short break; please ask again in a minute.",
+             "We could not reach the model just now. Your message is safe.",
+             "Service temporarily unavailable - try again shortly.",
+             "Hmm, something went wrong on our side. Give me a moment.")
 
 
 def _facts(rng: Any) -> tuple[str, str, str, tuple[str, str, str]]:
@@ -46,13 +50,18 @@ async def _model_down(context: Any, call_next: Any) -> None:
     raise RuntimeError("the model is unavailable")
 
 
-@chat_middleware
-async def _answer_anyway(context: Any, call_next: Any) -> None:
-    """Lesson 07's fallback: a model error becomes an apology carrying the framework's error content."""
-    try:
-        await call_next()
-    except Exception as error:
-        context.result = ChatResponse(messages=[Message("assistant", [APOLOGY, Content.from_error(message=str(error))])])
+def _answer_anyway(apology: str) -> Any:
+    """Lesson 07's fallback: a model error becomes an apology carrying the framework's error content. The
+    apology is drawn per run and never the lesson's text: a failed turn is told by its error content."""
+
+    @chat_middleware
+    async def answer_anyway(context: Any, call_next: Any) -> None:
+        try:
+            await call_next()
+        except Exception as error:
+            context.result = ChatResponse(messages=[Message("assistant", [apology, Content.from_error(message=str(error))])])
+
+    return answer_anyway
 
 
 class _Recording:
@@ -136,7 +145,8 @@ async def _all_cases(answer: type, rng: Any) -> None:
             await _recall_store_and_dedup(answer, _Recording(sdk), RequestRecorder(), ids, day, city)
             await _fails_open(answer, user)
             await _lets_cancellation_through(answer)
-            await _failed_turn_not_stored(answer, _Recording(sdk))
+            await _failed_turn_not_stored(answer, _Recording(sdk), rng.choice(APOLOGIES))
+            await _cap_after_many_hits(answer, _Recording(sdk), RequestRecorder(), ids, day, city)
     finally:
         server.stop()
 
@@ -215,18 +225,42 @@ async def _recall_store_and_dedup(cls: type, client: _Recording, recorder: Any, 
             )
 
 
-async def _failed_turn_not_stored(cls: type, client: _Recording) -> None:
+async def _failed_turn_not_stored(cls: type, client: _Recording, apology: str) -> None:
     provider = await _build(cls, client, cap=3)
-    agent = _agent(provider, middleware=(_answer_anyway, _model_down))
+    agent = _agent(provider, middleware=(_answer_anyway(apology), _model_down))
     before = len(client.stored)
     reply = await _run(agent, "I moved house last week.", agent.create_session(), f"{cls.__name__}'s hooks")
-    if APOLOGY not in (getattr(reply, "text", "") or ""):
+    if apology not in (getattr(reply, "text", "") or ""):
         raise RuntimeError("the fallback middleware did not answer")
     if len(client.stored) > before:
         raise Hint(
-            "a failed turn was stored (the model failed and a fallback answered with error content): in after_run, "
-            "store nothing when context.response is None or carries error content (c.type == \"error\")"
+            f"a failed turn was stored (the model failed and a fallback answered {apology!r} with error content): in "
+            "after_run, store nothing when context.response is None or carries error content (c.type == \"error\") "
+            "— not by the wording of the lesson's apology"
         )
+
+
+async def _cap_after_many_hits(cls: type, client: _Recording, recorder: Any, ids: list[str], day: str,
+                               city: str) -> None:
+    """One turn that injects every fact at once, with max_remembered=1: the cap holds after the turn, not one
+    pop per turn later."""
+    provider = await _build(cls, client, cap=1)
+    agent = _agent(provider, recorder)
+    session = agent.create_session()
+    await _run(agent, "Tell me everything: when do I ship, where do I live, and what is my favourite colour?",
+               session, f"{cls.__name__}'s before_run")
+    injected = "\n".join(injected_texts(recorder.last_request, provider.source_id))
+    if day not in injected or city not in injected:
+        return  # not several hits at once: the recall hints above cover an answer that injects too little
+    try:
+        slot = json.dumps(session.state.get(provider.source_id, {}))
+    except TypeError:
+        raise Hint("session.state must stay JSON (a list of ids, not a set), or the session cannot be saved") from None
+    kept = sum(memory_id in slot for memory_id in ids)
+    if kept > 1:
+        raise Hint(f"with max_remembered=1, one turn injected several memories and your state kept {kept} ids: after "
+                   "adding a turn's ids, cut the list to the newest max_remembered (ids[-max_remembered:]), not one "
+                   "pop per turn")
 
 
 async def _fails_open(cls: type, user: str) -> None:

@@ -9,7 +9,8 @@ the embedding arm.
 
 The user and the fact asked about are drawn per run (:mod:`._cases`); a second fact shares a word
 with the question, so text search finds it and hybrid must too (two modes sharing one session skip
-it); the question carries a "- " line of its own, which is not a memory.
+it); the question carries a "- " line of its own, which is not a memory. The answer is called twice, for
+two users, so lines kept between calls (a mutable default, the module) show up in the second result.
 """
 
 from __future__ import annotations
@@ -46,14 +47,16 @@ async def check_text_vs_hybrid(answer: Any) -> None:
     if not callable(answer):
         raise Hint("pass your function itself, e.g. `recall_by_mode` (without calling it)")
     with drawn_cases() as rng:
-        await _compare(answer, rng)
+        # twice in this process, for two users: nothing from the first call may come back from the second
+        earlier: list[str] = []
+        for name in rng.sample(NAMES, 2):
+            earlier += await _compare(answer, rng, name, earlier)
 
 
-async def _compare(answer: Any, rng: Any) -> None:
+async def _compare(answer: Any, rng: Any, name: str, earlier: list[str]) -> list[str]:
     from lesson_utils.memory_server import start_memory_server
     from lesson_utils.models import OfflineChatClient
 
-    name = rng.choice(NAMES)
     user = f"exercise-{name.lower()}-{rng.randrange(10_000)}"
     facts = [form.format(name) for pair in _PARAPHRASES for form in (pair[0], pair[3])]
     fact_form, asked, word, keyword_form = rng.choice(_PARAPHRASES)
@@ -73,6 +76,10 @@ async def _compare(answer: Any, rng: Any) -> None:
     for line in text + hybrid:
         if "\n" in line.strip():
             raise Hint("return one memory per string (the injected message's \"- \" lines), not whole messages")
+        others = [form.format(n) for n in NAMES if n != name for pair in _PARAPHRASES for form in (pair[0], pair[3])]
+        if any(f in line for f in [*earlier, *others]) and not any(f in line for f in facts):
+            raise Hint(f"this call (user {user!r}) returned {line!r:.60}, a memory of an earlier call: build the result "
+                       "in local variables inside the function, not in a default argument, the module or the class")
         if not any(f in line for f in facts):
             raise Hint(f"{line!r:.60} is not a memory: return only the lines of the message the provider injected "
                        "(its _attribution source_id), not every message sent, nor what you typed")
@@ -99,3 +106,4 @@ async def _compare(answer: Any, rng: Any) -> None:
         )
     if in_text:
         raise Hint(f'"text" should not find {fact!r}: the question shares no word with it — was it really search_mode="text"?')
+    return facts

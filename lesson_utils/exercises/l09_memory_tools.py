@@ -81,17 +81,32 @@ def _tool_results_sent(client: Any) -> list[str]:
 
 @exercise("09.server_down_message", title="what the model is told when memory is down")
 async def check_server_down_message(answer: Any) -> None:
-    from ..cortadel.tools import NO_MEMORIES, SEARCH_UNAVAILABLE
+    from ..cortadel.tools import NO_MEMORIES, SEARCH_UNAVAILABLE, SEARCH_UNAVAILABLE_NOW
     from ..models import OfflineChatClient
 
     if not callable(answer):
         raise Hint(f"pass your function `what_the_model_is_told` itself, not {type(answer).__name__}")
     with drawn_cases() as rng:
         said = f"{rng.choice(_OPENINGS)} {rng.choice(_MIDDLES)}, {rng.choice(_ENDINGS)}"
-        for own_words in rng.sample([None, said], 2):
+        # each run configures its own fail-open wording (never the package's SEARCH_UNAVAILABLE): a sentence
+        # typed in from the lesson or the package cannot pass for what the tool returned
+        wordings = rng.sample(_CONFIGURED, 2)
+        for own_words, wording in zip(rng.sample([None, said], 2), wordings, strict=True):
             answers: list[str] = []
             client = OfflineChatClient(middleware=[_final_answers(answers, own_words)])
-            await _ask(answer, client, NO_MEMORIES, SEARCH_UNAVAILABLE, answers)
+            token = SEARCH_UNAVAILABLE_NOW.set(wording)
+            try:
+                await _ask(answer, client, NO_MEMORIES, wording, answers, package_default=SEARCH_UNAVAILABLE)
+            finally:
+                SEARCH_UNAVAILABLE_NOW.reset(token)
+
+
+#: What a deployment might configure its memory tools to say when memory is down (drawn per run).
+_CONFIGURED = ["Memory is offline right now; answer without it.",
+               "The memory store did not respond; answer from this conversation only.",
+               "Long-term memory unavailable (server down); carry on without it.",
+               "No access to saved memories at the moment; do not guess what they said.",
+               "Memory lookup failed; answer without it and say you could not check."]
 
 
 #: A model's own words for "memory is down", drawn per run: no answer can type them in.
@@ -120,7 +135,8 @@ def _final_answers(answers: list[str], own_words: str | None) -> Any:
     return final_answers
 
 
-async def _ask(answer: Any, client: Any, no_memories: str, search_unavailable: str, answers: list[str]) -> None:
+async def _ask(answer: Any, client: Any, no_memories: str, search_unavailable: str, answers: list[str],
+               package_default: str = "") -> None:
     with memory_server_that_is_down() as down:
         told = await call_learner(answer, client, down.url, what="`what_the_model_is_told`")
         tried = down.connections
@@ -142,6 +158,12 @@ async def _ask(answer: Any, client: Any, no_memories: str, search_unavailable: s
         raise Hint(
             f"return the text of the search_memory result the model received (a str), not "
             f"{type(told).__name__}"
+        )
+    if told != search_unavailable and told == package_default:
+        raise Hint(
+            f"you returned the package's SEARCH_UNAVAILABLE, but this run's tool was configured to say "
+            f"{search_unavailable!r}: return the function_result the model received in this run's messages, "
+            "not a sentence typed in"
         )
     if told != search_unavailable and any(told and told in said for said in answers):
         raise Hint(

@@ -14,7 +14,8 @@ server — not the learner's code — what happened:
 The cities are drawn per run (:mod:`._cases`), so an answer that hard-codes Lyon and Porto does not
 pass. Other facts of the user are superseded too, one before and one after the home fact was stored
 (a job, a favourite colour), so "any item that is not current" is not the answer; an item listed
-before the move still says ``is_current=True`` and is not accepted either.
+before the move still says ``is_current=True`` and is not accepted either. The function is called twice, for
+two users, so items kept between calls (a mutable default, the module) come back as the wrong user's memory.
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ async def check_supersede_and_find(move: Any) -> None:
     if not callable(move):
         raise Hint("pass your function itself: check('10.supersede_and_find', move)")
     with drawn_cases() as rng:
-        await _move_and_find(move, rng)
+        # twice in this process, for two users: what one call found must not be what the next one returns
+        for _user in range(2):
+            await _move_and_find(move, rng)
 
 
 async def _move_and_find(move: Any, rng: Any) -> None:
@@ -92,6 +95,10 @@ async def _move_and_find(move: Any, rng: Any) -> None:
         if getattr(answer, "is_current", None) is True and returned == old_id:
             raise Hint(f"you returned the fact about {old_city} as it was listed before the move (it still says "
                        "is_current=True): find it again after the move, in the history, where it is superseded")
+        if returned != old_id and returned not in {item.id for item in history}:
+            raise Hint("you returned a memory that is not this user's at all (this call is for another user, on "
+                       "another server): it was kept from an earlier call — list the history inside the function, "
+                       "in local variables, not in a default argument, the module or the class")
         if returned != old_id:
             mentioned = next((item for item in history if item.id == returned), None)
             if mentioned is not None and mentioned.is_current:

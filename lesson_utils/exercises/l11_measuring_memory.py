@@ -7,7 +7,8 @@ seen: each run draws which users make up dev and two test slices, bends the rele
 power (so no fixed number, the lesson's ``RELEVANCE_FLOOR`` included, stays right) and puts the recall
 bar exactly on a point of the dev curve (so a strict ``>`` where ``>=`` is asked misses it). The answer
 is called three times with the same dev and different test slices: a floor that moves is one chosen by
-looking at test. Everything runs on saved per-hit signals (``evaluation/floor_signals.py``), so a
+looking at test. A last round gives a new dev with the first round's bar, on which the first round's floor is
+wrong: a floor remembered between calls shows. Everything runs on saved per-hit signals (``evaluation/floor_signals.py``), so a
 check takes well under a second.
 """
 
@@ -100,9 +101,16 @@ def _as_answer(got: Any) -> tuple[float, FloorScore]:
     return float(floor), report
 
 
-async def _one_round(answer: Any, dev: list[FloorQuestion], tests: list[list[FloorQuestion]], bar: float) -> None:
+async def _one_round(answer: Any, dev: list[FloorQuestion], tests: list[list[FloorQuestion]], bar: float,
+                     earlier: float | None = None) -> float:
     answers = [_as_answer(await call_learner(answer, dev, test, bar, what=_WHAT)) for test in tests]
     floors = [floor for floor, _ in answers]
+    if earlier is not None and floors[0] == earlier and earlier not in _right_floors(dev, bar):
+        raise Hint(
+            f"on a new dev with the same min_recall ({bar:.1%}) you returned {earlier:g} again, the floor of an earlier "
+            "call, which is not right on this dev: choose the floor from the dev you are given on every call "
+            "(nothing cached between calls)"
+        )
     if len(set(floors)) > 1:
         other = next(f for f in floors if f != floors[0])
         raise Hint(
@@ -134,6 +142,7 @@ async def _one_round(answer: Any, dev: list[FloorQuestion], tests: list[list[Flo
             if report == on_dev:
                 raise Hint("your report holds the floor's dev figures: report it on test, score_floor(test, floor)")
             raise Hint(f"the report must be score_floor(test, {floor:g}) — the chosen floor, scored on the test split")
+    return floors[0]
 
 
 @exercise("11.tuned_floor", title="choose a relevance floor on dev, report it on test")
@@ -142,9 +151,42 @@ async def check_tuned_floor(answer: Any) -> None:
         raise Hint("pass your function itself: check('11.tuned_floor', tune_and_report)")
     dev_all, test_all = load_floor_questions("dev"), load_floor_questions("test")
     with drawn_cases() as rng:
+        rounds = []
         for _ in range(2):  # two rounds: another dev slice, another bend, another bar
             dev = _slice(dev_all, rng, 8, rng.uniform(0.6, 1.6))
+            rounds.append((dev, _draw_bar(dev, rng)))
+        # and a third: a new dev with round 1's min_recall, on which none of round 1's right floors is right,
+        # so a floor kept from an earlier call (cached per min_recall, say) shows
+        rounds.append((_other_dev(dev_all, rng, *rounds[0]), rounds[0][1]))
+        first: float | None = None
+        for n, (dev, bar) in enumerate(rounds):
             # Three test slices, two of them bent hard one way and the other: a floor chosen on dev alone cannot move.
             tests = [_slice(test_all, rng, 8, power) for power in
                      (rng.uniform(0.6, 1.6), rng.uniform(0.2, 0.4), rng.uniform(2.5, 4.0))]
-            await _one_round(answer, dev, tests, _draw_bar(dev, rng))
+            chosen = await _one_round(answer, dev, tests, bar, earlier=first if n == 2 else None)
+            first = chosen if n == 0 else first
+
+
+def _right_floors(dev: list[FloorQuestion], bar: float) -> list[float]:
+    """Every floor that is a right answer on ``dev`` for ``bar`` (ties on abstention included), and the
+    floors between them."""
+    best = best_abstention(dev, bar)
+    floors = candidate_floors(dev)
+    right = [n for n, f in enumerate(floors) if (s := score_floor(dev, f)).recall_at_5 >= bar - _EPS
+             and s.abstention >= best.abstention - _EPS]
+    return [floors[max(right[0] - 1, 0)], *(floors[n] for n in right)]
+
+
+def _other_dev(dev_all: list[FloorQuestion], rng: random.Random, first: list[FloorQuestion], bar: float) -> list[FloorQuestion]:
+    """A dev slice on which no right floor of ``first`` (for ``bar``) is right: the same bar, another answer."""
+    carried = _right_floors(first, bar)
+    candidate = first
+    for _ in range(60):
+        candidate = _slice(dev_all, rng, 8, rng.uniform(0.6, 1.6))
+        if best_abstention(candidate, bar).recall_at_5 < bar - _EPS:
+            continue
+        best = best_abstention(candidate, bar)
+        if all((s := score_floor(candidate, f)).recall_at_5 < bar - _EPS or s.abstention < best.abstention - _EPS
+               for f in carried):
+            return candidate
+    return candidate

@@ -60,9 +60,15 @@ class _Server:
         self.writes: list[tuple[list[str], str | None]] = []  # (user texts, session id) of each stored write
         self._down = CortadelMemoryClient(nobody_listening(), user)
 
+    async def _fail(self) -> None:
+        """Every other call to a down server hangs until it times out: not every failure is a CortadelError."""
+        if self.calls % 2 == 0:
+            raise TimeoutError("the memory server did not answer in time")
+
     async def search(self, query: str, options: SearchOptions | None = None) -> SearchResults:
         self.calls += 1
         if not self.up:
+            await self._fail()
             return await self._down.search(query, options)  # raises CortadelError (connection refused)
         return SearchResults(query=query)
 
@@ -70,6 +76,7 @@ class _Server:
                                options: ConversationOptions | None = None) -> ConversationResult:
         self.calls += 1
         if not self.up:
+            await self._fail()
             return await self._down.add_conversation(messages, options)
         said = [m.content for m in messages if m.role == "user"]
         self.writes.append((said, options.session_id if options is not None else None))
@@ -78,6 +85,7 @@ class _Server:
     async def add(self, text: str, options: Any = None) -> MemoryCreated:
         self.calls += 1
         if not self.up:
+            await self._fail()
             return await self._down.add(text, options)
         return MemoryCreated(id=f"m{self.calls}", content=text)
 
@@ -92,9 +100,10 @@ async def check_circuit_breaker(breaker_class: Any) -> None:
     servers: list[_Server] = []
     try:
         with drawn_cases() as rng:
-            clock = _Clock(rng.uniform(1_000, 1_000_000))
+            clock = _Clock(float(rng.randrange(1_000, 1_000_000)))
             # Two breakers made before either is used, with different K and N: a hard-coded K or N fits one at most.
-            drawn = [(rng.randint(2, 3), round(rng.uniform(2, 30), 1)), (rng.randint(4, 6), round(rng.uniform(120, 900), 1))]
+            # N in halves of a second and whole-second clock readings, so "exactly N seconds later" is exact.
+            drawn = [(rng.randint(2, 3), rng.randrange(4, 60) / 2), (rng.randint(4, 6), rng.randrange(240, 1800) / 2)]
             pairs = []
             for user, (k, n) in zip(("first", "second"), drawn, strict=True):
                 servers.append(_Server(user))
@@ -129,6 +138,7 @@ async def _search(breaker: Any, server: _Server) -> tuple[bool, bool]:
 async def _states(breaker: Any, server: _Server, k: int, n: float, clock: _Clock) -> None:
     """Closed → open after K failures in a row → half-open after N seconds → open again or closed."""
     where = f"(failures_to_open={k}, open_seconds={n:g})"
+    clock.now = float(math.floor(clock.now) + 1)  # a whole second: opened_at + open_seconds is exact
     server.up = False
     for failure in range(1, k):
         reached, raised = await _search(breaker, server)
@@ -149,18 +159,24 @@ async def _states(breaker: Any, server: _Server, k: int, n: float, clock: _Clock
             raise Hint(f"the circuit opened on failures that were not in a row {where}: a call that succeeds resets "
                        "the count to 0")
     await _search(breaker, server)  # the K-th failure in a row
+    opened = clock.now
     reached, raised = await _search(breaker, server)
     if reached:
         raise Hint(f"after {k} failures in a row {where} the next call still reached the server: the circuit should "
-                   "open, so a down server costs a turn no call at all")
+                   "open after failures_to_open failures in a row — and every exception counts (a refused connection, "
+                   "a timeout), not only CortadelError")
     if not raised:
         raise Hint("while the circuit is open a call should raise at once (so the provider fails open), not return")
-    clock.now += 0.97 * n
+    clock.now = opened + 0.97 * n
     if (await _search(breaker, server))[0]:
         raise Hint(f"the circuit let a call through {0.97 * n:.1f} s after it opened {where}: it stays open for "
                    "open_seconds, read from clock()")
-    clock.now += 0.05 * n + 0.01
+    clock.now = opened + n  # exactly open_seconds later: they have passed
     if not (await _search(breaker, server))[0]:
+        clock.now = opened + 1.02 * n + 0.01
+        if (await _search(breaker, server))[0]:
+            raise Hint(f"exactly open_seconds ({n:g} s) after the circuit opened no call reached the server, though "
+                       "one did later: once open_seconds have passed includes exactly then — compare with >=, not >")
         raise Hint(f"{1.02 * n:.1f} s after the circuit opened {where} no call reached the server: once open_seconds "
                    "have passed on clock(), let one trial call through (half-open)")
     if (await _search(breaker, server))[0]:

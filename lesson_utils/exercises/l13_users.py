@@ -41,6 +41,7 @@ class _Watched(CortadelContextProvider):
         super().__init__(url, user)
         self.made_for = user
         self.closes = 0
+        self.open_at_birth: list[_Watched] = []
 
     async def aclose(self) -> None:
         self.closes += 1
@@ -58,7 +59,9 @@ async def check_provider_cache(cache_class: Any) -> None:
     server = start_memory_server(understanding="offline")
 
     def new_provider(user: str) -> _Watched:
+        open_now = [provider for provider in made if provider.closes == 0]
         made.append(_Watched(server.url, user))
+        made[-1].open_at_birth = open_now  # which providers were still open when this one was made
         return made[-1]
 
     try:
@@ -106,6 +109,12 @@ async def _replay(cache: Any, m: int, users: list[str], made: list[_Watched], rn
                 raise Hint(f"get({user!r}) for a user this cache does not keep should call new_provider({user!r}) "
                            f"once and return what it made (it made {len(new)}) — a second cache shares nothing "
                            "with the first: keep the providers on the instance")
+            if len(model) == m:
+                lru = next(iter(model.values()))
+                if lru.closes and any(lru is other for other in provider.open_at_birth):  # right one, too late
+                    raise Hint(f"get({user!r}) (max_users={m}) called new_provider while the least recently used "
+                               f"provider ({lru.made_for!r}) was still open: max_users + 1 providers were open at "
+                               "once — evict and await its aclose() first, then make the new one")
             model[user] = provider
         evicting = len(model) > m
         if evicting:

@@ -1,8 +1,12 @@
 """Lesson 14 exercise: make a naive turn safe on the versioned embedded store.
 
-The learner writes ``safe_turn(store, agent, conversation_id, message) -> str`` with the store's
-versions (``load_versioned`` → ``agent.run`` → ``save(..., expected_version=…)``, reloading and
-redoing the turn on :class:`StaleSessionError`) — or with ``store.lock``; any correct answer passes.
+The learner writes ``safe_turn(store, agent, conversation_id, message) -> str`` as the lesson argues:
+``store.lock`` held for the whole turn, and the versioned save (``load_versioned`` → ``agent.run`` →
+``save(..., expected_version=…)``, reloading and redoing the turn on :class:`StaleSessionError`) as the
+guard for a lock that expired mid-turn. Two rounds: with the store's lock as it is, the turns must take
+their turn (one model call per turn: versions alone, or a lock around the load and the save only, redo
+turns); with a lock that expires mid-turn, nothing may be lost (a lock alone, with a plain save, loses
+updates) and a refused save must be redone (the lesson's serve_turn gives up).
 The check runs several of the learner's turns *at once*, each in its own worker process as in the
 lesson (so a ``threading.Lock`` or an ``asyncio.Lock`` keeps nothing apart), against a real
 :class:`SqliteSessionStore` file, on the offline model slowed down so the turns overlap. Then it
@@ -41,19 +45,36 @@ STALE = (
 )
 
 
+MODEL_CALL_S = 0.15
+SHORT_LEASE_S = 0.05  # the second round's lock expires mid-turn: a model call takes longer
+
+
 class _Slow(ChatMiddleware):
-    """Every model call takes a moment, so the learner's concurrent turns really overlap."""
+    """Every model call takes a moment, so the learner's concurrent turns really overlap; each call leaves a
+    file in ``calls``, so the check can count the model calls of all the workers."""
+
+    def __init__(self, calls: str) -> None:
+        self.calls = calls
 
     async def process(self, context: ChatContext, call_next: Callable[[], Awaitable[None]]) -> Any:
-        await asyncio.sleep(0.15)
+        Path(self.calls, f"{os.getpid()}-{time.monotonic_ns()}").touch()
+        await asyncio.sleep(MODEL_CALL_S)
         await call_next()
 
 
-def _agent(name: str) -> Agent:
-    return Agent(client=OfflineChatClient(), context_providers=[TurnCounter(name)], middleware=[_Slow()])
+def _agent(name: str, calls: str) -> Agent:
+    return Agent(client=OfflineChatClient(), context_providers=[TurnCounter(name)], middleware=[_Slow(calls)])
 
 
-def _worker_turn(frozen_turn: bytes, db: str, conversation_id: str, message: str, ready: str, workers: int) -> Any:
+class _ShortLeaseStore(SqliteSessionStore):
+    """A store whose lock expires after ``SHORT_LEASE_S``, whatever ttl is asked: a lock that expires mid-turn."""
+
+    def lock(self, conversation_id: str, *, ttl: float = 30.0, wait: float = 60.0) -> Any:
+        return super().lock(conversation_id, ttl=SHORT_LEASE_S, wait=wait)
+
+
+def _worker_turn(frozen_turn: bytes, db: str, conversation_id: str, message: str, ready: str, workers: int,
+                 calls: str, short_lease: bool) -> Any:
     """In a worker process: wait for the others, then run one of the learner's turns on the shared store."""
     import cloudpickle
 
@@ -62,17 +83,17 @@ def _worker_turn(frozen_turn: bytes, db: str, conversation_id: str, message: str
     deadline = time.monotonic() + TIMEOUT
     while len(os.listdir(ready)) < workers and time.monotonic() < deadline:  # a barrier across processes
         time.sleep(0.02)
-    store = SqliteSessionStore(Path(db))
+    store = (_ShortLeaseStore if short_lease else SqliteSessionStore)(Path(db))
 
     async def one() -> Any:
-        result = safe_turn(store, _agent(f"w{os.getpid()}"), conversation_id, message)
+        result = safe_turn(store, _agent(f"w{os.getpid()}", calls), conversation_id, message)
         return await result if inspect.isawaitable(result) else result
 
     return asyncio.run(asyncio.wait_for(one(), TIMEOUT))
 
 
 def _turns_in_processes(safe_turn: Callable[..., Any], db: Path, conversation_id: str,
-                        messages: list[str]) -> list[ChildResult]:
+                        messages: list[str], calls: str, short_lease: bool) -> list[ChildResult]:
     """Run one call of the learner's function per message at once, each in its own worker process."""
     try:
         frozen_turn = freeze(safe_turn)
@@ -86,7 +107,7 @@ def _turns_in_processes(safe_turn: Callable[..., Any], db: Path, conversation_id
 
         def run(index: int) -> None:
             results[index] = run_frozen(frozen_worker, frozen_turn, str(db), conversation_id, messages[index], ready,
-                                        len(messages))
+                                        len(messages), calls, short_lease)
 
         threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(messages))]
         for thread in threads:
@@ -105,16 +126,29 @@ def check_safe_turn(safe_turn: Callable[..., Any]) -> None:
 
 
 def _check_in_processes(safe_turn: Callable[..., Any], rng: Any) -> None:
+    # Round 1: the store's lock as it is; round 2: a lock that expires mid-turn, where the versioned save is the
+    # only guard and a refused save must be redone.
+    for short_lease in (False, True):
+        _one_round(safe_turn, rng, short_lease)
+
+
+def _one_round(safe_turn: Callable[..., Any], rng: Any, short_lease: bool) -> None:
     topics = rng.sample(NOTES, TURNS)
     messages = [f"Note {rng.randrange(100, 999)}: {topic}." for topic in topics]
     with tempfile.TemporaryDirectory(prefix="ex14-") as folder:
         db = Path(folder) / "sessions.db"
+        calls = Path(folder) / "model-calls"
+        calls.mkdir()
         store = SqliteSessionStore(db)
         conversation_id = f"conversation-{rng.randrange(10_000)}"
         store.save(conversation_id, AgentSession(), expected_version=0)
-        results = _turns_in_processes(safe_turn, db, conversation_id, messages)
+        results = _turns_in_processes(safe_turn, db, conversation_id, messages, str(calls), short_lease)
         for result in results:
             error = result.error or ""
+            if error.startswith("StaleSessionError") and short_lease:
+                raise Hint(f"with a lock that expired mid-turn (held longer than its ttl), a save was refused with "
+                           "StaleSessionError and the turn gave up: load the session again and redo the turn, in a "
+                           "loop — the versioned save is the guard for exactly this")
             if error.startswith("StaleSessionError"):
                 raise Hint(STALE)
             if "NotImplementedError" in error:
@@ -139,8 +173,16 @@ def _check_in_processes(safe_turn: Callable[..., Any], rng: Any) -> None:
                 "turn on a freshly loaded session (load_versioned again), never on the one you already ran"
             )
         if counted < TURNS or min(seen) == 0:
+            expired = " (here the lock expired mid-turn, so the lock alone kept nothing apart)" if short_lease else ""
             raise Hint(
-                f"{TURNS} turns ran at once but the stored session counts {counted}: a lost update. A save made "
-                "from a copy loaded before another turn's save overwrites it; pass expected_version="
+                f"{TURNS} turns ran at once but the stored session counts {counted}: a lost update{expired}. A save "
+                "made from a copy loaded before another turn's save overwrites it; pass expected_version="
                 "loaded.version to store.save (and redo the turn when it refuses)"
+            )
+        made = len(os.listdir(calls))
+        if not short_lease and made > TURNS:
+            raise Hint(
+                f"{TURNS} turns made {made} model calls: the turns ran at once and the refused ones were redone. "
+                "Hold the lock for the whole turn — `with store.lock(conversation_id):` around load, agent.run and "
+                "save — so turns take their turn and each runs the model once"
             )

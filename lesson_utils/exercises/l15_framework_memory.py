@@ -53,16 +53,29 @@ async def _provider(memory_for: Any, user: str, store: AgentFileStore) -> Contex
     return provider
 
 
+SURNAMES = ("okafor", "lindqvist", "moreau", "tanaka", "reyes", "novak", "haddad")
+
+
+def _two_close_ids(rng: Any) -> tuple[str, str]:
+    """Two user ids that differ only in case and punctuation ("amara-okafor", "Amara Okafor"): two users."""
+    first, last = rng.choice(USERS), rng.choice(SURNAMES)
+    owner = f"{first}-{last}"
+    other = rng.choice((f"{first.title()} {last.title()}", f"{first}.{last}", f"{first}_{last}", f"{first}{last}",
+                        f"{first.upper()}-{last.upper()}"))
+    return owner, other
+
+
 @exercise("15.memory_per_user", title="file memory kept per user, across sessions")
 async def check_memory_per_user(memory_for: Any) -> None:
     rng, seed = draw()
-    owner, other = rng.sample(USERS, 2)
-    thing, values = rng.choice(THINGS)
+    # Two users whose ids differ only in case and punctuation: a scope "cleaned up" to letters and digits merges them.
+    owner, other = _two_close_ids(rng)
+    (thing, values), (thing2, values2) = rng.sample(THINGS, 2)
     value = rng.choice(values)
     store = InMemoryAgentFileStore()
 
-    async def ask(user: str, text: str) -> str:
-        agent = Agent(client=OfflineChatClient(), context_providers=[await _provider(memory_for, user, store)])
+    async def ask(user: str, text: str, on: AgentFileStore = store) -> str:
+        agent = Agent(client=OfflineChatClient(), context_providers=[await _provider(memory_for, user, on)])
         return (await agent.run(text, session=agent.create_session())).text  # a new agent and session every time
 
     await ask(owner, f"Please remember that my {thing} is {value}.")
@@ -74,9 +87,28 @@ async def check_memory_per_user(memory_for: Any) -> None:
     if value not in recalled:
         raise Hint(with_seed(f"{owner} asked for their {thing} in a new session and was not told {value!r}: "
                              "FileMemoryProvider keeps memory per *session* unless you pass scope=", seed))
-    if value in await ask(other, f"What is my {thing}?"):
-        raise Hint(with_seed(f"{other} was told {owner}'s {thing}: every user shares one folder — the scope must be "
+    stranger = rng.choice([user for user in USERS if not owner.startswith(user)])
+    if value in await ask(stranger, f"What is my {thing}?"):
+        raise Hint(with_seed(f"{stranger} was told {owner}'s {thing}: every user shares one folder — the scope must be "
                              "the user's id", seed))
+    if value in await ask(other, f"What is my {thing}?"):
+        raise Hint(with_seed(f"{other!r} was told {owner!r}'s {thing}: two user ids are two users, however alike — "
+                             "pass the user's id itself as the scope (it is an opaque key: no need to clean it up)",
+                             seed))
+
+    # The same user again, on another store (another app, a later call): the provider must be on *that* store.
+    second_store = InMemoryAgentFileStore()
+    value2 = rng.choice(values2)
+    before = [entry.name for entry in await store.list_children("") if entry.name]
+    await ask(owner, f"Please remember that my {thing2} is {value2}.", second_store)
+    if not [entry for entry in await second_store.list_children("") if entry.name]:
+        reused = value2 in await ask(owner, f"What is my {thing2}?") or before != [
+            entry.name for entry in await store.list_children("") if entry.name]
+        raise Hint(with_seed(
+            f"a second call memory_for({owner!r}, another_store) wrote nothing to the store it was given"
+            + (" — it returned the provider of an earlier call, on the earlier store: build a new provider on the "
+               "store you are given every time, and cache nothing between calls" if reused else
+               ": build the provider on that store"), seed))
 
 
 # ------------------------------------------------------------------------------ 15.learn_only_from_user

@@ -57,17 +57,26 @@ def reference(rows: list[DesignRow], ability: str, max_calls: float) -> str | No
     return best.design
 
 
-def _table(rng: random.Random, trap: str, tie_first: bool) -> tuple[list[DesignRow], str, float]:
-    ability, other = rng.sample(ABILITIES, 2)
+LESSON_PICK = "Cortadel provider"  # the lesson's recommendation: in every "budget" table, within budget and not best
+
+
+def _table(rng: random.Random, trap: str, tie_first: bool, ability: str | None = None,
+           budget: float | None = None) -> tuple[list[DesignRow], str, float]:
+    ability, other = (ability, rng.choice([a for a in ABILITIES if a != ability])) if ability else rng.sample(ABILITIES, 2)
     names = rng.sample(NAMES, 5)
-    budget = rng.choice((1.5, 2.0, 2.5, 3.0))
+    budget = budget if budget is not None else rng.choice((1.5, 2.0, 2.5, 3.0))
     recalls = sorted(rng.sample([0.35, 0.45, 0.55, 0.65, 0.75, 0.85], 3), reverse=True)
+    # In a "budget" table the right answer makes exactly max_calls calls per turn: "at most" includes equal.
+    right_calls = budget if trap == "budget" else budget - 0.5
     rows = [
         _row(names[0], ability, recalls[0] + 0.1, budget + rng.choice((0.5, 1.0, 2.0)), rng.randint(900, 2000)),  # best, over budget
-        _row(names[1], ability, recalls[0], budget - 0.5, rng.randint(400, 800)),  # the right answer
+        _row(names[1], ability, recalls[0], right_calls, rng.randint(400, 800)),  # the right answer
         _row(names[2], ability, recalls[2], 1.0, rng.randint(90, 200)),  # cheapest, lower recall
         _row(names[4], ability, 0.1, 1.0, rng.randint(300, 380)),  # leads on the other ability only
     ]
+    if trap == "budget":  # the best strictly under the budget (what "< max_calls" picks), and the lesson's pick
+        rows.append(_row(names[3], ability, recalls[1], budget - 0.5, rng.randint(400, 800)))
+        rows.append(_row(LESSON_PICK, ability, recalls[2], 1.0, rng.randint(250, 380)))
     if trap == "tie":
         rows.append(_row(names[3], ability, recalls[0], budget, int(rows[1].per_turn(rows[1].tokens)) + rng.randint(50, 300)))
     if trap == "none":
@@ -89,31 +98,70 @@ TRAPS = ("budget", "tie", "none")
 @exercise("16.pick_a_design", title="pick the design with the best recall within a budget of model calls")
 async def check_pick_a_design(pick: Any) -> None:
     rng, seed = draw()
-    for round_ in range(4):
-        for trap in TRAPS:
-            rows, ability, budget = _table(rng, trap, tie_first=round_ % 2 == 0)
+    tables = [(trap, _table(rng, trap, tie_first=round_ % 2 == 0)) for round_ in range(4) for trap in TRAPS]
+    # and last, a new table with the first one's ability and budget but another answer: a pick remembered between
+    # calls (cached per ability and budget, say) shows
+    _first_rows, first_ability, first_budget = tables[0][1]
+    first_wanted = reference(_first_rows, first_ability, first_budget)
+    while True:
+        again = _table(rng, tables[0][0], tie_first=False, ability=first_ability, budget=first_budget)
+        if reference(*again) != first_wanted:
+            break
+    tables.append(("again", again))
+    # and a table where the only design within budget measured no question of the ability (evidence_recall None):
+    # it is no candidate, so the answer is None
+    rows, ability, budget = _table(rng, "none", tie_first=False)
+    unmeasured = rng.choice([n for n in NAMES if all(r.design != n for r in rows)])
+    rows.insert(rng.randrange(len(rows) + 1),
+                DesignRow(unmeasured, ability, questions=0, recalled=[], turns=10, tokens=30000, calls=5))
+    tables.append(("unmeasured", (rows, ability, budget)))
+    earlier: dict[tuple[str, float], str | None] = {}
+    for trap, (rows, ability, budget) in tables:
+        try:
             chosen = await call_learner(pick, list(rows), ability, budget, what="your `pick`")
-            if chosen is not None and not isinstance(chosen, str):
-                raise Hint(with_seed(f"pick returned {type(chosen).__name__}; return a design's name (row.design) or None", seed))
-            wanted = reference(rows, ability, budget)
-            if chosen == wanted:
-                continue
-            raise Hint(with_seed(_diagnose(rows, ability, budget, chosen, wanted), seed))
+        except Hint as hint:  # the learner's function raised: the hint names the seed too
+            raise Hint(with_seed(str(hint), seed)) from None
+        if chosen is not None and not isinstance(chosen, str):
+            raise Hint(with_seed(f"pick returned {type(chosen).__name__}; return a design's name (row.design) or None", seed))
+        wanted = reference(rows, ability, budget)
+        if chosen == wanted:
+            earlier.setdefault((ability, budget), wanted)
+            continue
+        if earlier.get((ability, budget), wanted) == chosen:
+            raise Hint(with_seed(f"a new table with the same ability and max_calls got {chosen!r}, the pick of an earlier "
+                                 f"table, not {wanted!r}: work from the rows you are given on every call (nothing "
+                                 "cached between calls)", seed))
+        raise Hint(with_seed(_diagnose(rows, ability, budget, chosen, wanted), seed))
 
 
 def _diagnose(rows: list[DesignRow], ability: str, budget: float, chosen: str | None, wanted: str | None) -> str:
     mine = [r for r in rows if r.ability == ability]
     picked = next((r for r in mine if r.design == chosen), None)
+    if wanted is None and picked is not None and picked.evidence_recall is None:
+        return (f"{chosen!r} measured no question of {ability} (evidence_recall is None): skip such rows — here no "
+                "measured design fits, so the answer is None")
     if wanted is None:
         return f"no design makes at most {budget} calls per turn, so the answer is None (you picked {chosen!r})"
     if chosen is None:
         return f"{wanted!r} fits the budget of {budget} calls per turn: return None only when nothing fits"
+    if picked is None and all(r.design != chosen for r in rows):
+        return (f"{chosen!r} is not in this table at all: return a row's .design from the rows you are given (nothing "
+                "kept from an earlier call)")
     if picked is None:
         return f"{chosen!r} is not one of the designs measured on {ability}: return a row's .design"
     if picked.per_turn(picked.calls) > budget:
         return (f"{chosen!r} makes {picked.per_turn(picked.calls):.1f} model calls per turn, over the budget of {budget}: "
                 "leave out designs over budget before comparing recall")
     best = max(r.evidence_recall or 0.0 for r in mine if r.per_turn(r.calls) <= budget)
+    right = next(r for r in mine if r.design == wanted)
+    if chosen == LESSON_PICK and (picked.evidence_recall or 0.0) < best:
+        return (f"{chosen!r} was the lesson's pick on the lesson's table; here it recalls {picked.evidence_recall:.2f} "
+                f"and {wanted!r} recalls {best:.2f} within budget: compute the pick from the rows you are given")
+    under = [r for r in mine if r.evidence_recall is not None and r.per_turn(r.calls) < budget]
+    if right.per_turn(right.calls) == budget and under and chosen == max(
+            under, key=lambda r: (r.evidence_recall or 0.0, -r.per_turn(r.tokens))).design:
+        return (f"{wanted!r} makes exactly {budget} model calls per turn, which is within 'at most {budget}', and "
+                f"recalls more than {chosen!r}: compare with <=, not <")
     if (picked.evidence_recall or 0.0) < best:
         other = [r for r in rows if r.ability != ability and r.design == chosen]
         if other and (other[0].evidence_recall or 0.0) > (picked.evidence_recall or 0.0):

@@ -62,6 +62,9 @@ def _judge(report: TrialReport) -> None:
     if failures:
         first = failures[0]
         fix = None if "recall on every turn" in first.detail else FIXES.get(first.requirement)
+        if any(f"raised {name}" in first.detail for name in ("FileNotFoundError", "NotADirectoryError", "IsADirectoryError")):
+            fix = ("a conversation's name is any text, \"/\" included: do not paste it into a file name; let "
+                   "FileSessionStore encode the key, or encode the name yourself (and keep (user, conversation) pairs apart)")
         raise Hint(f"{first.requirement}: {first.detail}" + (f" — {fix}" if fix else ""))
     untried = [r for r in REQUIREMENTS if not any(f.requirement == r for f in report.findings)
                and r not in ("update", "withdrawal")]  # a draw may hold no update or withdrawal the server handles

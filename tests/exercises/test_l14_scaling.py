@@ -27,6 +27,11 @@ async def with_the_lock(store, agent, conversation_id, message):
     return response.text
 
 
+async def solution_with_the_lock(store, agent, conversation_id, message):
+    """What the task asks: the lock for the whole turn, the versioned save as its guard (see below)."""
+    return await lock_and_versioned_save(store, agent, conversation_id, message)
+
+
 async def stub(store, agent, conversation_id, message):
     raise NotImplementedError
 
@@ -87,7 +92,7 @@ def test_the_exercise_is_registered_for_lesson_14():
 
 
 @pytest.mark.full  # slow: worker processes per check
-@pytest.mark.parametrize("answer", [solution, with_the_lock])
+@pytest.mark.parametrize("answer", [solution_with_the_lock])
 def test_correct_answers_pass(answer, capsys):
     assert check("14.safe_turn", answer) is True
     assert "\u2705 14.safe_turn" in capsys.readouterr().out
@@ -97,6 +102,10 @@ def test_correct_answers_pass(answer, capsys):
     ("answer", "hint"),
     [
         (stub, "fill in `safe_turn` first"),
+        # The task asks for both halves of the lesson: versions alone redo turns (more model calls than turns);
+        # the lock alone, with a plain save, loses updates once the lock expires mid-turn.
+        (solution, "model calls"),
+        (with_the_lock, "a lost update"),
         (naive, "a lost update"),
         (checks_but_never_retries, "a turn failed with StaleSessionError"),
         (retries_without_reloading, "a turn failed with StaleSessionError"),
@@ -117,7 +126,7 @@ def test_wrong_answers_fail_with_their_hint(answer, hint, fails_with):
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_the_solution_passes_on_every_draw(passes_on_every_seed):
-    passes_on_every_seed("14.safe_turn", solution, seeds=(101, 102, 103, 104, 105))
+    passes_on_every_seed("14.safe_turn", lock_and_versioned_save, seeds=(101, 102, 103, 104, 105))
 
 
 async def lock_and_versioned_save(store, agent, conversation_id, message):
