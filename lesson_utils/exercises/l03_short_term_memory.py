@@ -68,10 +68,10 @@ LONG_TURNS = (  # one of these comes early, while the history grows towards the 
 )
 # Sent when the history nearly fills the budget (see _long_when_nearly_full): long enough to go over it on top.
 FILLING_TURNS = (
-    "Our small garden gets sun only in the afternoon, the soil is heavy clay and the children play football on it; "
-    "what could we grow there?",
-    "I have to give a short talk at work about a project that went badly; how do I stay honest without blaming "
-    "anyone?",
+    ("Our small garden gets sun only in the afternoon, the soil is heavy clay and the children play football on it; "
+     "what could we grow there?"),
+    ("I have to give a short talk at work about a project that went badly; how do I stay honest without blaming "
+     "anyone?"),
 )
 NAME_QUESTION = "What's my name?"
 

@@ -57,7 +57,7 @@ class _Slow(ChatMiddleware):
         self.calls = calls
 
     async def process(self, context: ChatContext, call_next: Callable[[], Awaitable[None]]) -> Any:
-        Path(self.calls, f"{os.getpid()}-{time.monotonic_ns()}").touch()
+        await asyncio.to_thread(Path(self.calls, f"{os.getpid()}-{time.monotonic_ns()}").touch)
         await asyncio.sleep(MODEL_CALL_S)
         await call_next()
 
@@ -146,7 +146,7 @@ def _one_round(safe_turn: Callable[..., Any], rng: Any, short_lease: bool) -> No
         for result in results:
             error = result.error or ""
             if error.startswith("StaleSessionError") and short_lease:
-                raise Hint(f"with a lock that expired mid-turn (held longer than its ttl), a save was refused with "
+                raise Hint("with a lock that expired mid-turn (held longer than its ttl), a save was refused with "
                            "StaleSessionError and the turn gave up: load the session again and redo the turn, in a "
                            "loop — the versioned save is the guard for exactly this")
             if error.startswith("StaleSessionError"):

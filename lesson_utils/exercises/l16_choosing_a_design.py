@@ -116,7 +116,7 @@ async def check_pick_a_design(pick: Any) -> None:
                 DesignRow(unmeasured, ability, questions=0, recalled=[], turns=10, tokens=30000, calls=5))
     tables.append(("unmeasured", (rows, ability, budget)))
     earlier: dict[tuple[str, float], str | None] = {}
-    for trap, (rows, ability, budget) in tables:
+    for _trap, (rows, ability, budget) in tables:
         try:
             chosen = await call_learner(pick, list(rows), ability, budget, what="your `pick`")
         except Hint as hint:  # the learner's function raised: the hint names the seed too
