@@ -13,7 +13,7 @@ Everything goes into a virtual environment next to this file (.venv), so nothing
 Python you started it with. It installs the package with its `server` extra (the local memory
 server, lessons 07 on) and, for `test`, the `test` extra. Re-running is cheap: the install is
 skipped while pyproject.toml and the extras asked for are unchanged. Extra arguments after `test` go to pytest; after `lab`, to JupyterLab; after
-`test --live`, to `python -m lesson_utils.models.live` (notebook paths, --cell-timeout).
+`test --live`, to `python -m course_kit.live` (notebook paths, --cell-timeout).
 
 `test` runs pytest on parallel workers (pytest-xdist) and deselects the tests marked `full` (-m "not full"):
 the solutions, the lessons rerun on a stand-in OpenAI server and without the server extra, the browser,
@@ -121,7 +121,7 @@ def _refresh_git_after_saves(prefix: Path) -> None:
     """Have the course's Jupyter (JupyterLab saves, `nbconvert --inplace`) keep `git status` clean after a run.
 
     With the filter, git *stores* an executed lesson as the committed one, but `git status` reports a file
-    whose size changed as modified without filtering it. `lesson_utils.notebook_git` refreshes the index entry
+    whose size changed as modified without filtering it. `course_kit.notebook_git` refreshes the index entry
     of a saved lesson whose filtered content is unchanged; this writes the Jupyter configuration that calls it
     into the environment's own `etc/jupyter`, which Jupyter reads wherever it is started from.
     """
@@ -131,7 +131,7 @@ def _refresh_git_after_saves(prefix: Path) -> None:
 
     sys.path.insert(0, str(ROOT))
     try:
-        from lesson_utils.notebook_git import JUPYTER_CONFIG
+        from course_kit.notebook_git import JUPYTER_CONFIG
     finally:
         sys.path.remove(str(ROOT))
     folder = Path(prefix) / "etc" / "jupyter"
@@ -176,12 +176,12 @@ def main(argv: list[str]) -> None:
         _run(python, "-m", "jupyter", "lab", "notebooks", *as_root, *rest)
     elif command == "server":
         python = _ensure_venv(LAB_EXTRAS)
-        _run(python, "-m", "lesson_utils.memory_server", *rest, echo=False)
+        _run(python, "-m", "local_memory_server", *rest, echo=False)
     elif command == "reset":
         _reset(_ensure_venv(LAB_EXTRAS), rest)
     elif rest[:1] == ["--live"]:
         # No offline forcing: the lessons run on the model .env configures (see README, "Live mode").
-        _run(_ensure_venv(TEST_EXTRAS), "-m", "lesson_utils.models.live", *rest[1:])
+        _run(_ensure_venv(TEST_EXTRAS), "-m", "course_kit.live", *rest[1:])
     else:
         full = "--full" in rest
         rest = [arg for arg in rest if arg != "--full"]

@@ -23,10 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lesson_utils import evaluation
-from lesson_utils.evaluation.abstention import (
-    DEFAULT_FLOORS, abstention_curve, choose_floor, curve_table, plot_curve,
-)
+import memory_evaluation as evaluation
+from memory_evaluation.abstention import DEFAULT_FLOORS, abstention_curve, choose_floor, curve_table, plot_curve
 
 
 def load(split: str, users: int | None) -> list[evaluation.Case]:

@@ -1,4 +1,4 @@
-"""Refit the local server's relevance calibration (``lesson_utils/memory_server/relevance.py``) on dev data.
+"""Refit the local server's relevance calibration (``local_memory_server/relevance.py``) on dev data.
 
     python bench/fit_relevance.py                 # fit on the dev data, print the constants
     python bench/fit_relevance.py --check         # exit 1 if the shipped constants differ from a refit
@@ -25,9 +25,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lesson_utils import evaluation
-from lesson_utils.evaluation import Case
-from lesson_utils.memory_server import relevance
+import memory_evaluation as evaluation
+from memory_evaluation import Case
+from local_memory_server import relevance
 
 #: Ridge penalty on the weights (not the intercept): keeps the fit stable when classes separate.
 L2 = 1.0
@@ -40,16 +40,16 @@ def dev_cases(users: int | None = None) -> list[Case]:
     """The dev users the constants are fitted on: the haystacks of the dev split's scorecard file
     (``data/dev_split.json``) alone. Retrieval is what is calibrated, so the update-pair files merged
     into dev for the decider (``dev_pairs.json`` …) are left out: adding pairs must not move the fit."""
-    from lesson_utils.evaluation.splits import SPLIT_FILES, load_split
+    from memory_evaluation.splits import SPLIT_FILES, load_split
 
     return evaluation.load_cases(load_split([SPLIT_FILES["dev"][0]]), users=users)
 
 
 def collect(cases: list[Case], *, depth: int = SEARCH_DEPTH) -> tuple[np.ndarray, np.ndarray]:
     """Feature rows and 0/1 labels for every hybrid hit of every question of ``cases``."""
-    from lesson_utils.memory_server import search as search_mod
-    from lesson_utils.memory_server.request_models import AddConversationRequest
-    from lesson_utils.memory_server.server import build_service
+    from local_memory_server import search as search_mod
+    from local_memory_server.request_models import AddConversationRequest
+    from local_memory_server.server import build_service
 
     service = build_service(None)
     rows: list[tuple[float, ...]] = []

@@ -4,22 +4,22 @@
     python bench/memory_eval.py --split test             # the test split (report this one; tune nothing on it)
     python bench/memory_eval.py --split test --users 3   # the CI slice
     python bench/memory_eval.py --split dev --seed 7     # fresh users drawn from the same items
-    python bench/memory_eval.py --haystack lesson_utils/evaluation/data/dev_haystack2.json  # another author's filler
+    python bench/memory_eval.py --haystack memory_evaluation/data/dev_haystack2.json  # another author's filler
     python bench/memory_eval.py --longmemeval longmemeval_s.json --limit 50
     python bench/memory_eval.py --url https://app.cortadel.ai --api-key $CORTADEL_API_KEY
     python bench/memory_eval.py --designs                # memory designs on the test split (lesson 16)
     python bench/memory_eval.py --modes hybrid hybrid+rewrite   # what query rewriting buys (lesson 16)
 
-A split (``lesson_utils/evaluation/data/{dev,test}_split.json``) is assembled into users with 44
-dated sessions and ~590 stored memories each (``lesson_utils/evaluation/haystack.py``). Sessions
+A split (``memory_evaluation/data/{dev,test}_split.json``) is assembled into users with 44
+dated sessions and ~590 stored memories each (``memory_evaluation/haystack.py``). Sessions
 are ingested with ``add_conversation`` into a fresh local memory server (or the server at
 ``--url``), then every question is one ``before_run`` of the Cortadel provider in each mode:
 ``text``, ``vector``, ``hybrid``, ``hybrid+gate`` (skip phatic turns), ``hybrid+floor`` (drop hits
 only one arm found), ``hybrid+gating`` (both), ``hybrid+relevance`` (the calibrated floor,
 ``min_relevance=RELEVANCE_FLOOR``) and ``hybrid+rewrite`` (the query built from the
-recent turns: a follow-up is searched with the question it follows). See ``lesson_utils/evaluation/scorecard.py`` for
+recent turns: a follow-up is searched with the question it follows). See ``memory_evaluation/scorecard.py`` for
 the definitions. ``--check-floors`` exits 1 when a metric is under the floors written next to
-the data (``lesson_utils/evaluation/data/floors.json``, set on the test split's CI slice).
+the data (``memory_evaluation/data/floors.json``, set on the test split's CI slice).
 """
 
 from __future__ import annotations
@@ -34,11 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lesson_utils.evaluation import (
-    ALL_MODES, DatasetError, check_floors, load_floors, load_longmemeval, load_split, run_scorecard,
-)
-from lesson_utils.evaluation.haystack import SEED, assemble
-from lesson_utils.evaluation.splits import with_haystack
+from memory_evaluation import ALL_MODES, DatasetError, check_floors, load_floors, load_longmemeval, load_split, run_scorecard
+from memory_evaluation.haystack import SEED, assemble
+from memory_evaluation.splits import with_haystack
 
 
 def main() -> int:
@@ -47,7 +45,7 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=None, help="score only the first N users (a slice)")
     parser.add_argument("--seed", type=int, default=SEED, help=f"draw the users with this seed (default {SEED})")
     parser.add_argument("--haystack", metavar="PATH", help="the split's items among this file's filler instead "
-                        "(e.g. lesson_utils/evaluation/data/dev_haystack2.json, a second dev author's)")
+                        "(e.g. memory_evaluation/data/dev_haystack2.json, a second dev author's)")
     parser.add_argument("--longmemeval", metavar="PATH", help="a LongMemEval JSON file (longmemeval_s.json, ...)")
     parser.add_argument("--limit", type=int, default=None, help="with --longmemeval: the first N questions")
     parser.add_argument("--modes", nargs="+", default=list(ALL_MODES), choices=list(ALL_MODES))
@@ -87,10 +85,10 @@ def main() -> int:
     print(f"scored in {time.perf_counter() - started:.0f}s (ingest {card.meta['ingest_seconds']:.0f}s)\n")
     print(card.table())
     if args.split == "test" and not args.longmemeval and not args.haystack:
-        from lesson_utils.evaluation.readers_compared import readers_table
+        from memory_evaluation.readers_compared import readers_table
 
         print("\nWho reads the conversations (the test split's update pairs; the model from its stored run,\n"
-              "python -m lesson_utils.evaluation.readers_compared --write computes it again):")
+              "python -m memory_evaluation.readers_compared --write computes it again):")
         print(readers_table())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
@@ -111,9 +109,9 @@ def run_designs_bench(users: int, sessions: int | None, per_ability: int | None)
     import time
     import warnings
 
-    from lesson_utils.framework_memory.designs import cortadel_designs, design_cases, design_table, framework_designs, run_designs
-    from lesson_utils.memory_server import start_memory_server
-    from lesson_utils.models import OfflineChatClient
+    from memory_evaluation.designs import cortadel_designs, design_cases, design_table, framework_designs, run_designs
+    from local_memory_server import start_memory_server
+    from chat_models import OfflineChatClient
 
     warnings.filterwarnings("ignore", category=FutureWarning)  # the framework's experimental-API notices
     cases = design_cases("test", users=users, sessions=sessions, per_ability=per_ability)

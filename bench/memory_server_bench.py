@@ -41,12 +41,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lesson_utils.memory_server import search as search_mod
-from lesson_utils.memory_server.embeddings import default_embedder
-from lesson_utils.memory_server.server import MemoryServer, bind_socket
-from lesson_utils.memory_server.service import MemoryService
-from lesson_utils.memory_server.store import IVF_MIN_VECTORS, MemoryStore, NewMemory
-from lesson_utils.memory_server.updates import masked
+from local_memory_server import search as search_mod
+from local_memory_server.embeddings import default_embedder
+from local_memory_server.server import MemoryServer, bind_socket
+from local_memory_server.service import MemoryService
+from local_memory_server.store import IVF_MIN_VECTORS, MemoryStore, NewMemory
+from local_memory_server.updates import masked
 
 EVAL = ROOT / "tests" / "memory_server" / "data" / "recall_eval.json"
 NAMES = "Alex Sam Priya Jonas Mei Tomas Ines Kofi Lena Omar Yuki Clara Ravi Noor Elena Felix".split()

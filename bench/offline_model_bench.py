@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 
 from agent_framework import Agent, Message, tool
 
-from lesson_utils.models import OfflineChatClient
+from chat_models import OfflineChatClient
 
 
 def _history(size: int) -> list[Message]:

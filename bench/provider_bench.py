@@ -3,7 +3,7 @@
     python bench/provider_bench.py [--sizes 1000 10000] [--rounds 200]
 
 For each store size the script seeds one user with that many memories, starts the local memory
-server *in a separate process* (``python -m lesson_utils.memory_server``) on that store, and
+server *in a separate process* (``python -m local_memory_server``) on that store, and
 times whole ``agent.run`` turns on the offline lesson model, six ways, interleaved round by
 round so machine noise hits them alike:
 
@@ -27,7 +27,7 @@ query embedding, the BM25 query, the vector scan, the whole hybrid search), so t
 where a search's time goes. It also times the provider's two hooks alone (``before_run`` + ``after_run`` called directly
 over the instant client), which is the provider's intrinsic cost per turn.
 
-The server is ``python -m lesson_utils.memory_server`` exactly as a learner starts it (it sets
+The server is ``python -m local_memory_server`` exactly as a learner starts it (it sets
 ``TCP_NODELAY`` on accepted sockets, so responses do not wait on delayed ACKs). Every search the
 script sends is a distinct question (a base question with a distinct opener and closer), so no
 cache on either side can answer one from an earlier round: each search embeds its query afresh.
@@ -63,7 +63,7 @@ from cortadel import SearchOptions
 
 from lesson_utils.cortadel import CortadelContextProvider, CortadelMemoryClient
 from lesson_utils.cortadel.gating import BOTH_ARMS_FLOOR
-from lesson_utils.models import OfflineChatClient
+from chat_models import OfflineChatClient
 
 NAMES = "Alex Priya Kenji Lisa Omar Zoe Ben Ana Sam Ivy Noah Mia Leo Ava Raj Eva Tom Uma Kai Nia".split()
 FACTS = [
@@ -137,8 +137,8 @@ def fact(i: int, rng: np.random.Generator) -> str:
 
 
 def seed(db_path: Path, users: dict[str, int]) -> None:
-    from lesson_utils.memory_server.server import build_service
-    from lesson_utils.memory_server.store import NewMemory
+    from local_memory_server.server import build_service
+    from local_memory_server.store import NewMemory
 
     service = build_service(db_path)
     rng = np.random.default_rng(7)
@@ -157,7 +157,7 @@ def seed(db_path: Path, users: dict[str, int]) -> None:
 
 def start_server(db_path: Path) -> tuple[subprocess.Popen[str], str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    command = [sys.executable, "-m", "lesson_utils.memory_server", "--db", str(db_path), "--port", "0", "--log-level", "warning"]
+    command = [sys.executable, "-m", "local_memory_server", "--db", str(db_path), "--port", "0", "--log-level", "warning"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(ROOT))
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -228,7 +228,7 @@ class ServerParts:
     STEPS = ("query embedding", "BM25 query", "vector scan", "whole hybrid search")
 
     def __init__(self, db_path: Path, user: str) -> None:
-        from lesson_utils.memory_server.server import build_service
+        from local_memory_server.server import build_service
 
         self.service = build_service(db_path)
         self.user = user
@@ -237,7 +237,7 @@ class ServerParts:
         self.vector = self.service.embedder.embed(["warm-up"])[0]
 
     def one_round(self, r: int) -> None:
-        from lesson_utils.memory_server import search as search_mod
+        from local_memory_server import search as search_mod
 
         service, question = self.service, "Parts " + next(self.questions)
         for step in self.STEPS[r % 4 :] + self.STEPS[: r % 4]:

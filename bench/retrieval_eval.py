@@ -86,10 +86,10 @@ def load_set(path: str | Path) -> dict[str, Any]:
 
 def evaluate(data: dict[str, Any], *, mode: str = "hybrid", rerank: bool = False, embedder: Any = None) -> Report:
     """Store each user's memories in a fresh in-memory local server and search each of its questions."""
-    from lesson_utils.memory_server import search as search_mod
-    from lesson_utils.memory_server.embeddings import default_embedder
-    from lesson_utils.memory_server.request_models import CreateMemoryRequest, SearchMemoriesRequest
-    from lesson_utils.memory_server.server import build_service
+    from local_memory_server import search as search_mod
+    from local_memory_server.embeddings import default_embedder
+    from local_memory_server.request_models import CreateMemoryRequest, SearchMemoriesRequest
+    from local_memory_server.server import build_service
 
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")

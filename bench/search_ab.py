@@ -28,8 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lesson_utils.memory_server import search as search_b
-from lesson_utils.memory_server.embeddings import default_embedder
+from local_memory_server import search as search_b
+from local_memory_server.embeddings import default_embedder
 
 # The store, its synthetic memories and the queries are memory_server_bench.py's own.
 _spec = importlib.util.spec_from_file_location("memory_server_bench", ROOT / "bench" / "memory_server_bench.py")
@@ -44,13 +44,17 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
     args = parser.parse_args()
-    if not (args.other / "lesson_utils" / "memory_server" / "search.py").exists():
-        print(f"error: {args.other} has no lesson_utils/memory_server/search.py; give a checkout of this repository.")
+    server = next((d for d in (args.other / "local_memory_server", args.other / "lesson_utils" / "memory_server")
+                   if (d / "search.py").exists()), None)  # the layout since the package split, or before it
+    if server is None:
+        print(f"error: {args.other} has no local_memory_server/search.py; give a checkout of this repository.")
         return 2
     with tempfile.TemporaryDirectory() as tmp:
-        shutil.copytree(args.other / "lesson_utils", Path(tmp) / "lu_other", ignore=shutil.ignore_patterns("__pycache__"))
+        before_split = server.parent.name == "lesson_utils"  # then its relative imports reach lesson_utils
+        shutil.copytree(server.parent if before_split else server, Path(tmp) / "lu_other",
+                        ignore=shutil.ignore_patterns("__pycache__"))
         sys.path.insert(0, tmp)
-        search_a = importlib.import_module("lu_other.memory_server.search")
+        search_a = importlib.import_module("lu_other.memory_server.search" if before_split else "lu_other.search")
         search_a.QUERY_VECTORS.size = search_b.QUERY_VECTORS.size = 0
         embedder = default_embedder()
         pool = embedder.embed([bench.synthetic_text(i, random.Random(3)) for i in range(400)])

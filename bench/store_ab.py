@@ -3,7 +3,7 @@
     python bench/store_ab.py /path/to/other/checkout            # 10k memories, 120 queries
     python bench/store_ab.py ../before --size 20000 --queries 200   # git worktree add ../before <rev>
 
-Each checkout's ``lesson_utils/memory_server/*.py`` is copied into its own throwaway package
+Each checkout's ``local_memory_server/*.py`` is copied into its own throwaway package
 (``store_a``, ``store_b``; the package ``__init__`` is left out, so nothing but storage loads),
 both stores get the same memories, and every query runs in every mode against both, alternating
 which goes first. Search goes through *this* checkout's ``search.search`` and embedder for both,
@@ -30,8 +30,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from lesson_utils.memory_server import search as search_mod
-from lesson_utils.memory_server.embeddings import default_embedder
+from local_memory_server import search as search_mod
+from local_memory_server.embeddings import default_embedder
+
+
+def _server_dir(checkout: Path) -> Path:
+    """The checkout's memory server: ``local_memory_server/`` since the package split, ``lesson_utils/memory_server/`` before."""
+    new = checkout / "local_memory_server"
+    return new if new.is_dir() else checkout / "lesson_utils" / "memory_server"
 
 
 def _load(path: Path, name: str) -> ModuleType:
@@ -51,7 +57,7 @@ NAMES, QUESTIONS, THINGS, WHEN, synthetic_text = (
 def load_store(checkout: Path, name: str, into: Path) -> ModuleType:
     package = into / name
     package.mkdir()
-    for source in (checkout / "lesson_utils" / "memory_server").glob("*.py"):
+    for source in (_server_dir(checkout)).glob("*.py"):
         if source.name != "__init__.py":
             shutil.copy(source, package / source.name)
     (package / "__init__.py").write_text("", encoding="utf-8")

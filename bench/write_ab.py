@@ -3,7 +3,7 @@
     python bench/write_ab.py /path/to/main/checkout             # file stores, as the bench row measures
     python bench/write_ab.py /path/to/main/checkout --memory    # in-memory stores: no fsync, the checks' CPU
 
-Each checkout's ``lesson_utils/memory_server`` (code and data) is copied into a throwaway package, so
+Each checkout's ``local_memory_server`` (code and data) is copied into a throwaway package, so
 only the store differs; both get the same memories (1k and 10k, the bench's synthetic data) and the
 bench's ``write_cost``, three rounds alternating which goes first (the first round also warms up).
 Each store is given its update decider as ``build_service`` wires it (the copy cannot reach the
@@ -26,8 +26,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _server_dir(checkout: Path) -> Path:
+    """The checkout's memory server: ``local_memory_server/`` since the package split, ``lesson_utils/memory_server/`` before."""
+    new = checkout / "local_memory_server"
+    return new if new.is_dir() else checkout / "lesson_utils" / "memory_server"
+
+
 def _package(checkout: Path, name: str, into: Path):
-    shutil.copytree(checkout / "lesson_utils" / "memory_server", into / name,
+    shutil.copytree(_server_dir(checkout), into / name,
                     ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
     (into / name / "__init__.py").write_text("", encoding="utf-8")
     return importlib.import_module(f"{name}.store")

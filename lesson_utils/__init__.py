@@ -1,8 +1,11 @@
-"""Companion package for the *Conversation and Memory with Microsoft Agent Framework* series.
+"""What the *Conversation and Memory with Microsoft Agent Framework* series teaches, as a small library.
 
-Each concept lives in its own module; this top level re-exports the names the notebooks
-use. Imports are lazy so that opening lesson 01 does not load the memory server's
-embedding model.
+The user-memory provider, sessions as JSON and rows, the Cortadel context provider and memory tools,
+scaling out, and the pieces around the framework's own memory: each concept in its own module, the
+names the notebooks use re-exported here (lazily, so importing one loads no other). Nothing here
+imports the course around it: the chat models (``chat_models``), the local server
+(``local_memory_server``), the course kit (``course_kit``) and the evaluation (``memory_evaluation``)
+are packages of their own. ``docs/maintainers.md`` draws which may import which.
 """
 
 from __future__ import annotations
@@ -11,22 +14,8 @@ import importlib
 from typing import Any
 
 _EXPORTS: dict[str, str] = {
-    # Opening a lesson, showing the code it teaches, and honest checks on any model.
-    "start_lesson": "lesson_utils.lesson",
-    "Lesson": "lesson_utils.lesson",
-    "show_source": "lesson_utils.source",
-    "expect_model": "lesson_utils.claims",
-    "knows_nothing_about": "lesson_utils.claims",
-    "builds_on": "lesson_utils.claims",
     # The base of the package's own errors (each message names its fix).
     "LessonError": "lesson_utils.errors",
-    # The model: offline lesson model and real clients.
-    "get_chat_client": "lesson_utils.models",
-    "describe_chat_client": "lesson_utils.models",
-    "OfflineChatClient": "lesson_utils.models",
-    "ModelConfigurationError": "lesson_utils.models",
-    "check_chat_client": "lesson_utils.models",
-    "RequestRecorder": "lesson_utils.models",
     # Lesson 04: a context provider that learns the user's name and age.
     "UserMemoryProvider": "lesson_utils.user_memory",
     # Lessons 05–06 (and 14): sessions as JSON, files and database rows.
@@ -44,14 +33,6 @@ _EXPORTS: dict[str, str] = {
     "create_memory_tools": "lesson_utils.cortadel",
     "create_search_memory_tool": "lesson_utils.cortadel",
     "create_add_memories_tool": "lesson_utils.cortadel",
-    # The local Cortadel-compatible memory server.
-    "start_memory_server": "lesson_utils.memory_server",
-    "MemoryServer": "lesson_utils.memory_server",
-    "open_memory_server": "lesson_utils.cortadel",
-    # JupyterLab widgets.
-    "ChatWidget": "lesson_utils.widgets",
-    "SessionInspector": "lesson_utils.widgets",
-    "MemoryBrowser": "lesson_utils.widgets",
 }
 
 __all__ = sorted(_EXPORTS)  # noqa: PLE0605 - built from _EXPORTS, the one list of public names

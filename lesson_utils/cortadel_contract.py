@@ -1,7 +1,7 @@
 """The limits Cortadel's REST contract puts on a request, and how they are counted.
 
 Both sides of the wire need the same numbers: the client side (``lesson_utils.cortadel``) fits a
-turn into them before sending, and the local server (``lesson_utils.memory_server``) rejects what
+turn into them before sending, and the local server (``local_memory_server``) rejects what
 the real server would reject. One module holds them, so the two sides cannot drift apart. It sits
 beside both packages, not in either, so importing it loads neither the SDK nor the server.
 

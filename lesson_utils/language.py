@@ -5,7 +5,7 @@ Lesson 04 has the learner write a one-line regex for "my name is X" and watch it
 "I'm tired". The rules that get those right are not about the framework at all, so they live here,
 apart from the provider that uses them (:mod:`lesson_utils.user_memory`), in plain Python with no
 framework import. It is the one place for that vocabulary: the provider (:mod:`lesson_utils.user_memory`),
-the offline lesson model (:mod:`lesson_utils.models.facts`, :mod:`lesson_utils.models.rules`) and the
+the offline lesson model (:mod:`chat_models.facts`, :mod:`chat_models.rules`) and the
 memory server's distiller read a name, an age and a "remember …" request the same way, and each keeps
 only its own policy on top (what to store, what to answer, which tool to call).
 

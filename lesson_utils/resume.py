@@ -32,13 +32,7 @@ from typing import Any
 
 from agent_framework import Agent, AgentSession
 
-from .persistence import (
-    SessionFormatError,
-    SessionNotFoundError,
-    SqliteSessionStore,
-    load_session,
-    save_session,
-)
+from .persistence import SessionFormatError, SessionNotFoundError, SqliteSessionStore, load_session, save_session
 from .user_memory import UserMemoryProvider
 
 __all__ = [
@@ -66,7 +60,7 @@ CHILD_PROCESS_TIMEOUT_S = 300
 def make_lesson_agent(*, client: Any | None = None, user_memory: bool = True) -> Agent:
     """The agent lessons 04–06 talk to: the active chat client plus the user-memory provider."""
     if client is None:
-        from .models import get_chat_client
+        from chat_models import get_chat_client
 
         client = get_chat_client()  # one timeout and output-cap policy for every process
     providers = [UserMemoryProvider()] if user_memory else []

@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ("lesson_utils", "model_config", "chat_models", "local_memory_server", "memory_evaluation", "course_kit")
 
 # (tool module, arguments): what `python course.py test --full` checks, and what a contributor runs by hand.
 CHECKS = {
-    "ruff": ["check", "--no-cache", "lesson_utils", "tests", "bench", "course.py"],
-    "mypy": ["lesson_utils"],
+    "ruff": ["check", "--no-cache", *PACKAGES, "tests", "bench", "course.py"],
+    "mypy": [argument for package in PACKAGES for argument in ("-p", package)],
     "deptry": ["."],
 }
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from lesson_utils import diagrams
+from course_kit import diagrams
 
-FIX = "run `python -m lesson_utils.diagrams` (see its --help) and commit notebooks/diagrams/"
+FIX = "run `python -m course_kit.diagrams` (see its --help) and commit notebooks/diagrams/"
 
 
 def test_every_diagram_has_its_svg_and_no_svg_is_stale() -> None:

@@ -11,8 +11,8 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
-from lesson_utils import environment as env
-from lesson_utils.environment import CheckResult, EnvironmentReport
+from course_kit import environment as env
+from course_kit.environment import CheckResult, EnvironmentReport
 
 
 def test_pins_come_from_this_repositorys_pyproject() -> None:
@@ -228,7 +228,7 @@ async def test_a_dead_cortadel_base_url_is_a_fail_line_naming_the_variable() -> 
 
 
 async def test_a_live_cortadel_base_url_is_an_ok_line() -> None:
-    from lesson_utils.memory_server import start_memory_server
+    from local_memory_server import start_memory_server
 
     with start_memory_server() as server:
         result = await env.check_configured_memory_server((server.url, None))

@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lesson_utils import diagrams, handouts
+from course_kit import diagrams, handouts
 
 DIAGRAM = "sequenceDiagram\n    participant A as learner\n    A->>A: reads offline\n"
 REMOTE = re.compile(
@@ -110,7 +110,7 @@ def test_a_diagram_without_its_svg_fails_the_build_with_the_fix(series: Path, tm
     out = tmp_path / "out"
     assert handouts.main(["--notebooks", str(series), "--out", str(out), "--pack", "lessons", "00"]) == 1
     index = (out / "lessons" / "index.html").read_text(encoding="utf-8")
-    assert "run `python -m lesson_utils.diagrams`" in index
+    assert "run `python -m course_kit.diagrams`" in index
 
 
 def test_no_matching_notebooks_is_a_usage_error(tmp_path: Path) -> None:

@@ -1,19 +1,23 @@
-"""Which part of ``lesson_utils`` may import which: the dependency direction, written down and enforced.
+"""Which package may import which: the dependency direction, written down and enforced.
 
 Why: a learner who opens the provider they built should not find it importing the course's checks, and the local
-memory server should run without the offline lesson model. Every top-level module or package of ``lesson_utils``
-belongs to one part (:data:`PARTS`); a part may import only the parts :data:`MAY_IMPORT` names. Imports are read
-from the source with ``ast``: ``import``/``from`` statements anywhere (inside functions too) and
-``importlib.import_module("lesson_utils....")`` with a literal name. :data:`KNOWN_CROSSINGS` lists the crossings
-that exist today, each with its reason; the package split (issue 45) removes them. It may only shrink: a new
-crossing fails, and so does a listed one that no longer exists.
+memory server should run without the offline lesson model. The distribution holds six packages; each module
+belongs to one part (:data:`PARTS`), and a part may import only the parts :data:`MAY_IMPORT` names. Imports are
+read from the source with ``ast``: ``import``/``from`` statements anywhere (inside functions too), relative ones
+resolved, and ``importlib.import_module("...")`` with a literal name. :data:`KNOWN_CROSSINGS` lists the crossings
+that exist, each with its reason. It may only shrink: a new crossing fails, and so does a listed one that no longer
+exists.
 
-The graph (arrows: may import):
+The graph (arrows: may import; ``docs/maintainers.md`` draws the same):
 
-    course kit ──► evaluation ──► taught library ──► foundation
-        │              │  └──────► memory server ───► foundation
-        │              └─────────► offline model ───► foundation
+    course_kit ──► memory_evaluation ──► lesson_utils ───────────► foundation
+        │                 │  └─────────► local_memory_server ────► foundation
+        │                 └────────────► chat_models ────────────► foundation
         └──► everything
+
+foundation = ``model_config`` (which model the lessons use) and three small modules of ``lesson_utils`` that
+every part shares: ``errors`` (the one exception base), ``cortadel_contract`` (the REST contract's limits) and
+``language`` (the offline reader's English vocabulary).
 """
 
 from __future__ import annotations
@@ -21,94 +25,88 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "lesson_utils"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("lesson_utils", "model_config", "chat_models", "local_memory_server", "memory_evaluation", "course_kit")
+FOUNDATION = {"lesson_utils.errors", "lesson_utils.cortadel_contract", "lesson_utils.language", "model_config"}
 
-PARTS = {
-    "foundation": {"errors", "model_config", "cortadel_contract", "language", "reader"},
-    "taught library": {"cortadel", "persistence", "user_memory", "resume", "scaling", "framework_memory",
-                       "context_budget", "typed_state"},
-    "memory server": {"memory_server"},
-    "offline model": {"models"},
-    "evaluation": {"evaluation"},
-    "course kit": {"__init__", "checks", "exercises", "claims", "widgets", "handouts", "lesson", "environment",
-                   "source", "diagrams", "notebook_git"},
-}
+PARTS = ("foundation", "lesson_utils", "local_memory_server", "chat_models", "memory_evaluation", "course_kit")
 MAY_IMPORT = {
     "foundation": {"foundation"},
-    "taught library": {"foundation", "taught library"},
-    "memory server": {"foundation", "memory server"},
-    "offline model": {"foundation", "offline model"},
-    "evaluation": {"foundation", "taught library", "memory server", "offline model", "evaluation"},
-    "course kit": set(PARTS),
+    "lesson_utils": {"foundation", "lesson_utils"},
+    "local_memory_server": {"foundation", "local_memory_server"},
+    "chat_models": {"foundation", "chat_models"},
+    "memory_evaluation": {"foundation", "lesson_utils", "local_memory_server", "chat_models", "memory_evaluation"},
+    "course_kit": set(PARTS),
 }
-#: (importing module, imported top-level unit): why it exists today. The package split removes these.
+#: (importing file, imported part): why it exists.
 KNOWN_CROSSINGS = {
-    ("cortadel/server_choice.py", "memory_server"): "open_memory_server starts a local server when no URL is set",
-    ("framework_memory/designs.py", "evaluation"): "lesson 16's measurement reads the scorecard's cases",
-    ("framework_memory/designs.py", "models"): "lesson 16's measurement counts tokens as the offline model does",
-    ("framework_memory/embedding_client.py", "memory_server"): "the MiniLM embedder lives in the server extra",
-    ("framework_memory/reading.py", "models"): "lesson 15 reads the requests the offline model recorded",
-    ("resume.py", "models"): "lesson 05's new process builds the lessons' chat client",
-    ("scaling/worker.py", "models"): "lesson 14's worker builds the lessons' chat client and records requests",
-    ("models/live.py", "claims"): "live mode reads where claims are logged",
+    ("lesson_utils/resume.py", "chat_models"):
+        "lesson 05's other process is a program: its command line builds the lessons' chat client",
+    ("lesson_utils/scaling/worker.py", "chat_models"):
+        "lesson 14's worker is a program: it builds the lessons' chat client and records what it sent",
 }
 
 
-def _unit(path: Path) -> str:
-    parts = path.relative_to(PACKAGE).parts
-    return parts[0].removesuffix(".py")
+def part_of(module: str) -> str | None:
+    """The part a dotted module name belongs to, or ``None`` for anything outside the distribution."""
+    if any(module == unit or module.startswith(unit + ".") for unit in FOUNDATION):
+        return "foundation"
+    top = module.split(".")[0]
+    return top if top in PACKAGES else None
 
 
-def _imported_units(path: Path, source: str | None = None) -> set[str]:
-    """The top-level ``lesson_utils`` units ``path`` (or ``source`` read as that module) imports, however it does."""
+def _module_of(path: Path) -> str:
+    dotted = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    return dotted.removesuffix(".__init__")
+
+
+def imported_modules(path: Path, source: str | None = None) -> set[str]:
+    """The distribution's modules ``path`` (or ``source`` read as that file) imports, however it does."""
     tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
-    here = list(path.relative_to(PACKAGE).parts[:-1])
+    package = _module_of(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
             if node.level:
-                base = here[: len(here) - (node.level - 1)]
-                dotted = base + (node.module.split(".") if node.module else [])
-                found |= {dotted[0]} if dotted else {alias.name for alias in node.names}
-            elif node.module == "lesson_utils":
-                found |= {alias.name for alias in node.names}
-            elif node.module and node.module.startswith("lesson_utils."):
-                found.add(node.module.split(".")[1])
+                base = ".".join(package[: len(package) - (node.level - 1)] + ([node.module] if node.module else []))
+            for alias in node.names:  # `from lesson_utils import errors` imports the foundation, not the package
+                named = f"{base}.{alias.name}"
+                found.add(named if part_of(named) == "foundation" else base)
         elif isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[1] for alias in node.names if alias.name.startswith("lesson_utils.")}
+            found |= {alias.name for alias in node.names}
         elif (isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))
               and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"
-              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
-              and node.args[0].value.startswith("lesson_utils.")):
-            found.add(node.args[0].value.split(".")[1])
-    return {unit.removesuffix(".py") for unit in found}
-
-
-def _part(unit: str) -> str | None:
-    return next((part for part, units in PARTS.items() if unit in units), None)
+              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            found.add(node.args[0].value)
+    return {module for module in found if part_of(module) is not None}
 
 
 def _crossings() -> set[tuple[str, str]]:
     crossings = set()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        mine = _part(_unit(path))
-        for unit in _imported_units(path):
-            if _unit(path) != unit and _part(unit) not in MAY_IMPORT[mine or "course kit"]:
-                crossings.add((path.relative_to(PACKAGE).as_posix(), unit))
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            mine = part_of(_module_of(path))
+            assert mine is not None
+            for module in imported_modules(path):
+                theirs = part_of(module)
+                if theirs not in MAY_IMPORT[mine]:
+                    crossings.add((path.relative_to(ROOT).as_posix(), theirs or module))
     return crossings
 
 
-def test_every_module_of_the_package_belongs_to_one_part() -> None:
-    units = {_unit(p) for p in PACKAGE.rglob("*.py")}
-    unplaced = sorted(u for u in units if _part(u) is None)
-    assert not unplaced, f"place {unplaced} in one part of PARTS (and say what it may import)"
-    assert sum(len(units) for units in PARTS.values()) == len(set().union(*PARTS.values())), "a unit in two parts"
+def test_the_distribution_installs_exactly_these_packages() -> None:
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert all(f'"{package}*"' in text for package in PACKAGES), "pyproject's packages.find lists every package"
+    assert {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()} == set(PACKAGES)
 
 
 def test_no_part_imports_what_the_direction_forbids() -> None:
     new = sorted(_crossings() - set(KNOWN_CROSSINGS))
     assert not new, "forbidden imports (see the graph in this module's docstring): " + "; ".join(
-        f"{module} imports lesson_utils.{unit}" for module, unit in new)
+        f"{module} imports {part}" for module, part in new)
 
 
 def test_the_known_crossings_only_shrink() -> None:
@@ -117,8 +115,21 @@ def test_the_known_crossings_only_shrink() -> None:
 
 
 def test_a_forbidden_import_fails_however_it_is_written() -> None:
-    server = PACKAGE / "memory_server" / "service.py"
-    for line in ("from ..checks import l10_memory_that_changes", "import lesson_utils.checks.requests",
-                 "from lesson_utils import checks", 'importlib.import_module("lesson_utils.checks.requests")'):
-        assert "checks" in _imported_units(server, f"import importlib\n{line}\n"), line
-    assert _part("checks") not in MAY_IMPORT[_part("memory_server") or ""]
+    server = ROOT / "local_memory_server" / "service.py"
+    for line in ("from course_kit.checks import requests", "import course_kit.checks.requests",
+                 "from course_kit import checks", 'importlib.import_module("course_kit.checks.requests")',
+                 "from chat_models import get_chat_client", "import lesson_utils.cortadel"):
+        imported = imported_modules(server, f"import importlib\n{line}\n")
+        assert {part_of(m) for m in imported} - MAY_IMPORT["local_memory_server"], line
+    taught = ROOT / "lesson_utils" / "cortadel" / "provider.py"
+    for line in ("from ..errors import LessonError", "from lesson_utils.language import content_words",
+                 "from model_config import resolve_model"):
+        assert {part_of(m) for m in imported_modules(taught, line)} <= MAY_IMPORT["lesson_utils"], line
+    assert {part_of(m) for m in imported_modules(taught, "from ...course_kit import lesson")} == {"course_kit"}
+
+
+def test_the_taught_library_is_small() -> None:
+    """The brief's "small shared package": what the lessons teach, at most 5,000 lines of Python."""
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in (ROOT / "lesson_utils").rglob("*.py"))
+    print(f"lesson_utils: {lines} lines of Python")
+    assert lines <= 5000, f"lesson_utils is {lines} lines: move what the lessons do not teach to its own package"

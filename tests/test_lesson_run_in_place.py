@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from lesson_utils.notebook_git import refresh
+from course_kit.notebook_git import refresh
 
 REPO = Path(__file__).resolve().parents[1]
 LESSON = "notebooks/01_stateless_runs.ipynb"  # short: seconds on the offline model

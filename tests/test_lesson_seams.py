@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from lesson_utils import Lesson, expect_model, show_source, start_lesson
-from lesson_utils.claims import Shown
-from lesson_utils.source import source_view
+from course_kit import Lesson, expect_model, show_source, start_lesson
+from course_kit.claims import Shown
+from course_kit.source import source_view
 from lesson_utils.user_memory import UserMemoryProvider
 
 
@@ -74,7 +74,7 @@ def test_source_view_html_is_highlighted_with_line_numbers():
 def test_show_source_prints_plain_text_outside_a_notebook(capsys):
     show_source(source_view)
     out = capsys.readouterr().out
-    assert "lesson_utils/source.py" in out and "def source_view" in out
+    assert "course_kit/source.py" in out and "def source_view" in out
 
 
 def test_show_source_names_the_fix_for_what_it_cannot_show():

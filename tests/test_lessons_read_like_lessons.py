@@ -2,7 +2,7 @@
 
 A check cell (one that asserts, states a model claim with ``expect_model`` or grades an exercise with
 ``check``) proves its claim in at most three visible lines; the machinery lives in named helpers
-(``lesson_utils.checks``). What a real model may or may not show is said once per lesson, in an
+(``course_kit.checks``). What a real model may or may not show is said once per lesson, in an
 *On a real model* note, not as a hedge on every claim. No lesson has more than 35 cells or about 1,500
 words of prose; the appendix (90) is exempt from the length.
 """

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 from agent_framework import Agent
 
-from lesson_utils import OfflineChatClient, UserMemoryProvider
+from chat_models import OfflineChatClient
+from lesson_utils import UserMemoryProvider
 from lesson_utils.language import remember_request, strip_remember_prefix
 
 from .fakes import FakeChatClient
@@ -102,11 +103,11 @@ def test_the_request_comes_off_the_front_of_a_statement_only() -> None:
 
 
 # ------------------------------------------------------------------------------ the memory server
-# The third reader, lesson_utils/memory_server/distill.py: the name it finds in a conversation, and
+# The third reader, local_memory_server/distill.py: the name it finds in a conversation, and
 # the "The user's name is …" fact it distils from the same words (the fact that lets later turns say
 # "Alex …" and that the server's name slot supersedes).
 def test_the_server_distiller_reads_names_as_the_table_says() -> None:
-    from lesson_utils.memory_server.distill import Turn, distill, find_name
+    from local_memory_server.distill import Turn, distill, find_name
 
     disagreements = [
         (text, found, name)
@@ -119,7 +120,7 @@ def test_the_server_distiller_reads_names_as_the_table_says() -> None:
 
 
 def test_the_server_distiller_takes_requests_to_remember_off_as_the_language_module_does() -> None:
-    from lesson_utils.memory_server.distill import Turn, distill
+    from local_memory_server.distill import Turn, distill
 
     said = "Please make a note that my dog is called Rex. For the record, I'm vegan."
     assert [f.text for f in distill([Turn("user", said)], known_name="Ada")] == ["Ada's dog is called Rex.", "Ada is vegan."]

@@ -11,7 +11,7 @@ about something it was never told — the model then answers from a near-miss in
   content word ("thanks, and where do I live?") and the turn is searched.
 * ``min_relevance`` — a floor on each hit's ``attributes["relevance"]``: the probability that the
   hit is evidence for the turn, which the local memory server computes and calibrates on dev data
-  (``lesson_utils/memory_server/relevance.py``). It separates "nothing the user said is about
+  (``local_memory_server/relevance.py``). It separates "nothing the user said is about
   this" from "the best of nothing" — which ranks cannot. :data:`RELEVANCE_FLOOR` is the default
   chosen from the dev trade-off curve (``python bench/abstention_curve.py --split dev``). A server
   that fills no ``relevance`` (a real Cortadel may not; the local server leaves it out in text

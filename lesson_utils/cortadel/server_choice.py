@@ -1,9 +1,10 @@
 """Which Cortadel server a lesson talks to: a real one when configured, else the local one.
 
-The memory lessons call :func:`open_memory_server` once. When ``CORTADEL_BASE_URL`` is set (in the
+The memory lessons call ``course_kit.open_memory_server`` once. When ``CORTADEL_BASE_URL`` is set (in the
 environment or in a ``.env`` file) they talk to that server, with ``CORTADEL_API_KEY`` as the
 bearer token if given; otherwise they start the series' local Cortadel-compatible server — a
-throwaway in-memory store unless told otherwise — and stop it when done.
+throwaway in-memory store unless told otherwise — and stop it when done. This module is the choice
+and the check of a configured server; starting the local one is the course kit's job.
 
 A configured server is asked for ``/api/health`` first. A dead or wrong URL then stops the lesson
 at its first cell with one line that names ``CORTADEL_BASE_URL`` and the fix, instead of a long
@@ -23,7 +24,6 @@ __all__ = [
     "MemoryServerChoice",
     "MemoryServerUnreachable",
     "configured_server",
-    "open_memory_server",
     "probe_configured_server",
 ]
 
@@ -116,22 +116,3 @@ def probe_configured_server(url: str, api_key: str | None = None, *, timeout: fl
             f"it should be the server's root URL (like http://localhost:3001); {_FIX}."
         )
     return status
-
-
-def open_memory_server(*, probe: bool = True, **local_options: Any) -> MemoryServerChoice:
-    """The real server from ``CORTADEL_BASE_URL`` if set (checked with ``/api/health`` unless
-    ``probe=False``), else a freshly started local one.
-
-    ``local_options`` go to ``start_memory_server`` (e.g. ``db_path=...``, ``api_keys={...}``)
-    and are ignored for a real server.
-    """
-    configured = configured_server()
-    if configured is not None:
-        url, api_key = configured
-        if probe:
-            probe_configured_server(url, api_key)
-        return MemoryServerChoice(url=url, api_key=api_key, local=False)
-    from lesson_utils.memory_server import start_memory_server
-
-    server = start_memory_server(**local_options)
-    return MemoryServerChoice(url=server.url, local=True, server=server)

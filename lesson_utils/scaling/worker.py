@@ -24,7 +24,7 @@ from typing import Any
 
 from agent_framework import Agent, ChatContext, ChatMiddleware
 
-from ..models import RequestRecorder, get_chat_client
+from chat_models import RequestRecorder, get_chat_client
 from ..persistence import VersionedSessionStore
 from .stores import history_providers, open_store
 from .turn_counter import TurnCounter

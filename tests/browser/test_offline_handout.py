@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lesson_utils import handouts
+from course_kit import handouts
 
 from .test_jupyterlab import CHROMIUM, CHROMIUM_ARGS, REPO, SCREENSHOTS
 

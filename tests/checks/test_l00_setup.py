@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace as NS
 
-from lesson_utils.checks.l00_setup import memory_server_extra, offline_model_check, server_started_iff_extra
-from lesson_utils.environment import CheckResult, EnvironmentReport
+from course_kit.lessons.l00_setup.checks import memory_server_extra, offline_model_check, server_started_iff_extra
+from course_kit.environment import CheckResult, EnvironmentReport
 
 
 def _report(extra: bool, started: list[bool]) -> EnvironmentReport:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from agent_framework import AgentResponse, Message
 
-from lesson_utils.checks.l01_stateless import usage_reported
-from lesson_utils.checks.requests import texts_sent
+from course_kit.lessons.l01_stateless_runs.checks import usage_reported
+from course_kit.checks.requests import texts_sent
 
 
 class _Request:

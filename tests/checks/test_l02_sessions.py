@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from agent_framework import Agent, AgentResponse, AgentSession, InMemoryHistoryProvider, Message
 
-from lesson_utils.checks.l02_sessions import input_tokens_grew, provider_ids, stored_texts
-from lesson_utils.models import OfflineChatClient
+from course_kit.lessons.l02_sessions.checks import input_tokens_grew, provider_ids, stored_texts
+from chat_models import OfflineChatClient
 
 
 def _response(input_tokens: int | None) -> AgentResponse:

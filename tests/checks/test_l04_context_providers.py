@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from agent_framework import Agent, ContextProvider, Message, tool
 
-from lesson_utils.checks.agents import agent_remembers
-from lesson_utils.checks.l04_context_providers import tool_tags
-from lesson_utils.checks.requests import texts_sent
-from lesson_utils.models import OfflineChatClient
+from course_kit.checks.agents import agent_remembers
+from course_kit.lessons.l04_context_providers.checks import tool_tags
+from course_kit.checks.requests import texts_sent
+from chat_models import OfflineChatClient
 
 
 @tool

@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from lesson_utils import UserMemoryProvider
-from lesson_utils.checks.l06_seeded_state import memory_told
+from course_kit.lessons.l06_seeded_state.checks import memory_told
 
 
 def _request(state: dict) -> SimpleNamespace:

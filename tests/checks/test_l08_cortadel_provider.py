@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cortadel import SearchHit
 
-from lesson_utils.checks.l08_cortadel_provider import error_message, first_hit
+from course_kit.lessons.l08_cortadel_provider.checks import error_message, first_hit
 from lesson_utils.cortadel import CortadelContextProvider
 
 

@@ -1,12 +1,10 @@
-"""lesson_utils.checks.l09_memory_tools: each helper holds where its claim is true and fails where it is not."""
+"""course_kit.lessons.l09_memory_tools.checks: each helper holds where its claim is true and fails where it is not."""
 
 from __future__ import annotations
 
 from agent_framework import AgentResponse, Content, FunctionTool, Message
 
-from lesson_utils.checks.l09_memory_tools import (
-    called_tool, injected_once_mentioning, show_tool_calls, tool_results, tools_called,
-)
+from course_kit.lessons.l09_memory_tools.checks import called_tool, injected_once_mentioning, show_tool_calls, tool_results, tools_called
 
 
 def search_memory(query: str) -> str:

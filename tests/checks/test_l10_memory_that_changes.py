@@ -1,11 +1,11 @@
-"""lesson_utils.checks.l10_memory_that_changes: shows_replaced holds only for one outdated row, drawn as such."""
+"""course_kit.lessons.l10_memory_that_changes.checks: shows_replaced holds only for one outdated row, drawn as such."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from lesson_utils.checks.l10_memory_that_changes import SUPERSEDED_CLASS, shows_replaced
-from lesson_utils.widgets.memory_browser import MemoryRow
+from course_kit.lessons.l10_memory_that_changes.checks import SUPERSEDED_CLASS, shows_replaced
+from course_kit.widgets.memory_browser import MemoryRow
 
 TEA = MemoryRow("1", "prefers tea", is_current=False, superseded_by="2", replaced_by="prefers coffee")
 COFFEE = MemoryRow("2", "prefers coffee")

@@ -1,10 +1,10 @@
-"""lesson_utils.checks.l11_measuring_memory: history_tokens counts every turn of every session."""
+"""course_kit.lessons.l11_measuring_memory.checks: history_tokens counts every turn of every session."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from lesson_utils.checks.l11_measuring_memory import history_tokens
+from course_kit.lessons.l11_measuring_memory.checks import history_tokens
 from lesson_utils.cortadel.gating import estimate_tokens
 
 

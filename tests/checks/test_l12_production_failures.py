@@ -7,7 +7,7 @@ from urllib.parse import urlparse
 
 from cortadel import CortadelError
 
-from lesson_utils.checks.l12_production_failures import failed_with, port_of, server_that_hangs
+from course_kit.lessons.l12_production_failures.checks import failed_with, port_of, server_that_hangs
 
 DOWN = CortadelError(0, "transport_error", "connection refused")
 

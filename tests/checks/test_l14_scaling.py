@@ -16,14 +16,7 @@ from pathlib import Path
 import pytest
 from agent_framework import AgentSession, Message
 
-from lesson_utils.checks.l14_scaling import (
-    all_answered,
-    carried_every_earlier_turn,
-    messages_in_session,
-    stored_versions,
-    turns_in_history,
-    updates_lost,
-)
+from course_kit.lessons.l14_scaling_out.checks import all_answered, carried_every_earlier_turn, messages_in_session, stored_versions, turns_in_history, updates_lost
 from lesson_utils.errors import LessonError
 from lesson_utils.persistence import SqliteSessionStore, session_to_json
 from lesson_utils.scaling import Turn

@@ -7,11 +7,8 @@ from types import SimpleNamespace
 
 from agent_framework import AgentResponse, Content, Message
 
-from lesson_utils.checks.l15_framework_memory import (
-    answered_from, consolidation_inputs, index_links_every_topic, learned_by, requests_with_prompt, rewrote_one_file,
-    sent_both_paraphrases, sent_turn_without_tools, tool_found,
-)
-from lesson_utils.models.offline import ModelRequest
+from course_kit.lessons.l15_framework_memory.checks import answered_from, consolidation_inputs, index_links_every_topic, learned_by, requests_with_prompt, rewrote_one_file, sent_both_paraphrases, sent_turn_without_tools, tool_found
+from chat_models.offline import ModelRequest
 
 
 def request(instructions: str = "", *texts: str, tools: list[str] | None = None) -> ModelRequest:

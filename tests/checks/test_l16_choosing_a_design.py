@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from lesson_utils.checks.l16_choosing_a_design import cheapest_that_recalled, mentions, per_turn, the_least, the_most
-from lesson_utils.framework_memory.designs import DesignRow
+from course_kit.lessons.l16_choosing_a_memory_design.checks import cheapest_that_recalled, mentions, per_turn, the_least, the_most
+from memory_evaluation.designs import DesignRow
 
 
 def row(name: str, tokens: int, recalled: list[bool], calls: int = 2) -> DesignRow:

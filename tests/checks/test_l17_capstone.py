@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from agent_framework import Content, Message
 
-from lesson_utils.checks.l17_capstone import failed_requirements, shown_to_model
-from lesson_utils.evaluation.assistant_trial import Finding, TrialReport
-from lesson_utils.models.offline import ModelRequest
+from course_kit.lessons.l17_capstone.checks import failed_requirements, shown_to_model
+from memory_evaluation.assistant_trial import Finding, TrialReport
+from chat_models.offline import ModelRequest
 
 
 def test_shown_to_model_finds_a_text_in_a_message_in_instructions_or_in_a_tool_result() -> None:

@@ -1,13 +1,11 @@
-"""lesson_utils.checks.memories: each helper holds on a store where its claim is true, and fails where it is not."""
+"""course_kit.checks.memories: each helper holds on a store where its claim is true, and fails where it is not."""
 
 from __future__ import annotations
 
 import asyncio
 from types import SimpleNamespace
 
-from lesson_utils.checks.memories import (
-    has_current, has_outdated, memories_mentioning, mentions, stored_facts, was_superseded, was_withdrawn,
-)
+from course_kit.checks.memories import has_current, has_outdated, memories_mentioning, mentions, stored_facts, was_superseded, was_withdrawn
 
 
 def _item(id_, content, current=True, superseded_by=None, invalid_at=None):
@@ -68,9 +66,9 @@ def test_was_withdrawn_needs_one_outdated_fact_replaced_by_nothing():
 
 
 async def test_stored_facts_at_reads_one_users_memories_from_the_server() -> None:
-    from lesson_utils.checks.memories import stored_facts_at
+    from course_kit.checks.memories import stored_facts_at
     from lesson_utils.cortadel import CortadelMemoryClient
-    from lesson_utils.memory_server import start_memory_server
+    from local_memory_server import start_memory_server
 
     with start_memory_server(api_keys={"kim": "kim-key", "lea": "lea-key"}) as server:
         async with CortadelMemoryClient(server.url, "kim", api_key="kim-key") as kim:

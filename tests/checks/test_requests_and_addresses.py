@@ -7,8 +7,8 @@ from urllib.parse import urlparse
 
 from agent_framework import Message
 
-from lesson_utils.checks.addresses import nobody_listening
-from lesson_utils.checks.requests import injected_lines, injected_texts
+from course_kit.checks.addresses import nobody_listening
+from course_kit.checks.requests import injected_lines, injected_texts
 
 
 class _Request:

@@ -11,13 +11,9 @@ import pytest
 from agent_framework import Agent
 from cortadel import CortadelError
 
-from lesson_utils import (
-    CortadelContextProvider,
-    CortadelMemoryClient,
-    OfflineChatClient,
-    create_memory_tools,
-    start_memory_server,
-)
+from lesson_utils import CortadelContextProvider, CortadelMemoryClient, create_memory_tools
+from chat_models import OfflineChatClient
+from local_memory_server import start_memory_server
 
 INSTRUCTIONS = "You are a helpful assistant. Use what you remember; never invent memories."
 

@@ -8,7 +8,9 @@ import httpx
 from agent_framework import Agent
 from cortadel import CortadelClient
 
-from lesson_utils import CortadelContextProvider, CortadelMemoryClient, OfflineChatClient, start_memory_server
+from lesson_utils import CortadelContextProvider, CortadelMemoryClient
+from chat_models import OfflineChatClient
+from local_memory_server import start_memory_server
 
 
 def test_a_provider_reused_after_its_event_loop_closed_still_recalls():

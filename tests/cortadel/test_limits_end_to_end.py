@@ -7,7 +7,8 @@ import uuid
 import pytest
 from agent_framework import Agent, Message
 
-from lesson_utils import CortadelContextProvider, CortadelMemoryClient, start_memory_server
+from lesson_utils import CortadelContextProvider, CortadelMemoryClient
+from local_memory_server import start_memory_server
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from agent_framework import Agent
 
-from lesson_utils import CortadelContextProvider, OfflineChatClient, create_memory_tools
+from lesson_utils import CortadelContextProvider, create_memory_tools
+from chat_models import OfflineChatClient
 
 INSTRUCTIONS = "You are a helpful assistant. Use what you remember; never invent memories."
 

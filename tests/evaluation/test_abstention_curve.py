@@ -5,8 +5,8 @@ from __future__ import annotations
 import matplotlib
 import pytest
 
-from lesson_utils.evaluation.abstention import CurvePoint, abstention_curve, choose_floor, curve_row, curve_table, plot_curve
-from lesson_utils.evaluation.dataset import Case, Question, Session, Turn
+from memory_evaluation.abstention import CurvePoint, abstention_curve, choose_floor, curve_row, curve_table, plot_curve
+from memory_evaluation.dataset import Case, Question, Session, Turn
 
 matplotlib.use("Agg")
 

@@ -7,11 +7,11 @@ import secrets
 
 import pytest
 
-from lesson_utils.evaluation import assistant_trial as trial
-from lesson_utils.evaluation.dataset import Case
-from lesson_utils.evaluation.splits import load_split
-from lesson_utils.exercises._registry import Hint
-from lesson_utils.exercises.l17_capstone import _judge
+from memory_evaluation import assistant_trial as trial
+from memory_evaluation.dataset import Case
+from memory_evaluation.splits import load_split
+from course_kit.exercises._registry import Hint
+from course_kit.lessons.l17_capstone.exercises import _judge
 
 SEEDS = tuple(range(1, 18))
 
@@ -37,7 +37,7 @@ def test_every_drawn_withdrawal_is_told_after_its_fact(seed):
 @pytest.mark.parametrize("seed", [5, 7])
 def test_the_yardstick_grades_withdrawals(seed):
     """Seed 5 once graded no withdrawal (its statements were never said); 7 grades the fewest of seeds 1-14."""
-    from lesson_utils.memory_server import start_memory_server
+    from local_memory_server import start_memory_server
 
     async def graded_kinds():
         draw = trial.draw_cases(seed)

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from lesson_utils.evaluation import DatasetError, load_longmemeval, load_synthetic
-from lesson_utils.evaluation.make_dataset import OUT, build
+from memory_evaluation import DatasetError, load_longmemeval, load_synthetic
+from memory_evaluation.make_dataset import OUT, build
 
 TINY = Path(__file__).with_name("data") / "tiny_longmemeval.json"
 
 
 def test_shipped_dev_file_is_exactly_what_the_generator_writes():
     with open(OUT, encoding="utf-8") as handle:
-        assert json.load(handle) == build(), "run: python -m lesson_utils.evaluation.make_dataset"
+        assert json.load(handle) == build(), "run: python -m memory_evaluation.make_dataset"
 
 
 @pytest.mark.full  # slow: generates the dev users

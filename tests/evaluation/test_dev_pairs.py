@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from lesson_utils.evaluation.pairs import DEV_PAIRS, PairsReport, evaluate_pairs, try_update
+from memory_evaluation.pairs import DEV_PAIRS, PairsReport, evaluate_pairs, try_update
 
 DEV2_PAIRS = DEV_PAIRS.with_name("dev2_pairs.json")
 DEV4_PAIRS = DEV_PAIRS.with_name("dev4_pairs.json")
@@ -22,7 +22,7 @@ DEV4_PAIRS = DEV_PAIRS.with_name("dev4_pairs.json")
 
 @pytest.fixture(scope="module")
 def embedder():
-    from lesson_utils.memory_server.embeddings import default_embedder
+    from local_memory_server.embeddings import default_embedder
 
     return default_embedder()
 
@@ -51,7 +51,7 @@ def test_the_dev_split_has_the_pairs_the_format_asks_for(dev):
 
 @pytest.mark.full  # slow: the dev pairs through a real local server
 def test_the_dev_pairs_meet_their_targets_end_to_end(embedder):
-    from lesson_utils.memory_server.server import build_service
+    from local_memory_server.server import build_service
 
     service = build_service(None, embedder=embedder)
     report = evaluate_pairs(DEV_PAIRS, service=service)
@@ -64,8 +64,8 @@ def test_the_dev_pairs_meet_their_targets_end_to_end(embedder):
 
 @pytest.mark.full  # slow: the pairs through a real local server
 def test_the_second_authors_pairs_hold_their_floors_end_to_end(embedder):
-    from lesson_utils.evaluation.splits import DEV_PAIR_FILES
-    from lesson_utils.memory_server.server import build_service
+    from memory_evaluation.splits import DEV_PAIR_FILES
+    from local_memory_server.server import build_service
 
     assert DEV2_PAIRS in DEV_PAIR_FILES
     service = build_service(None, embedder=embedder)
@@ -82,7 +82,7 @@ def test_the_second_authors_pairs_hold_their_floors_end_to_end(embedder):
 def test_the_fourth_authors_pairs_hold_their_floors_end_to_end(embedder):
     """A fourth author wrote these blind on 2026-12-03, in chat as people type it; they were scored before any change
     was made against them: 46/80 updates, 2/60 false supersessions, 14/20 withdrawals."""
-    from lesson_utils.memory_server.server import build_service
+    from local_memory_server.server import build_service
 
     service = build_service(None, embedder=embedder)
     report = evaluate_pairs(DEV4_PAIRS, service=service)
@@ -95,7 +95,7 @@ def test_the_fourth_authors_pairs_hold_their_floors_end_to_end(embedder):
 
 
 def test_a_miss_is_reported_with_its_kind(embedder):
-    from lesson_utils.memory_server.server import build_service
+    from local_memory_server.server import build_service
 
     split = {"updates": [{"id": "x1", "attribute": "home", "kind": "never said", "old": "I live in Leeds.",
                           "new": "What a lovely day.", "question": "Where do I live?", "answer": "Graz",
@@ -112,7 +112,7 @@ def test_a_miss_is_reported_with_its_kind(embedder):
 
 
 def test_the_reading_counts_a_message_whose_value_got_the_items_attribute(embedder):
-    from lesson_utils.memory_server.server import build_service
+    from local_memory_server.server import build_service
 
     split = {"updates": [{"id": "y1", "attribute": "favourite:tea", "old": "Earl Grey is my favourite tea.",
                           "new": "These days my favourite tea is Assam.", "question": "What's my favourite tea?",

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from lesson_utils.checks.l10_memory_that_changes import decided, model_exchange
-from lesson_utils.evaluation.exchange import EXAMPLE, main, recorded_exchange, render_exchange
-from lesson_utils.memory_server.prompts import SYSTEM_PROMPT
+from course_kit.lessons.l10_memory_that_changes.checks import decided, model_exchange
+from memory_evaluation.exchange import EXAMPLE, main, recorded_exchange, render_exchange
+from local_memory_server.prompts import SYSTEM_PROMPT
 from tests.models.conftest import MODEL_VARIABLES
 from tests.models.stand_in_server import StandInServer
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.evaluation import load_cases
-from lesson_utils.evaluation.floor_signals import FloorHit, FloorQuestion, collect, load_floor_questions, score_floor
+from memory_evaluation import load_cases
+from memory_evaluation.floor_signals import FloorHit, FloorQuestion, collect, load_floor_questions, score_floor
 
 
 def _q(ability, *hits):
@@ -46,5 +46,5 @@ def test_an_unknown_split_is_refused_in_one_line():
 @pytest.mark.full  # slow: both splits through a real local server
 def test_the_saved_signals_are_what_the_server_gives_today():
     """Searched again for one dev user, the signals equal the saved ones: a change to search or to the
-    relevance fit that forgets to rerun ``python -m lesson_utils.evaluation.floor_signals`` fails here."""
+    relevance fit that forgets to rerun ``python -m memory_evaluation.floor_signals`` fails here."""
     assert collect(load_cases("dev", users=1)) == load_floor_questions("dev", users=1)

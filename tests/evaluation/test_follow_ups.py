@@ -11,8 +11,8 @@ import asyncio
 
 import pytest
 
-from lesson_utils.evaluation import run_scorecard
-from lesson_utils.evaluation.dataset import Case, Question, Session, Turn
+from memory_evaluation import run_scorecard
+from memory_evaluation.dataset import Case, Question, Session, Turn
 
 SAID = ["I spent a week hiking in the Dolomites in June.", "My sister Noor got married in September.",
         "The boiler was repaired in February.", "I adopted a cat called Miso in April.",

@@ -9,8 +9,8 @@ from datetime import date
 
 import pytest
 
-from lesson_utils.evaluation import assemble, fresh_cases, load_split
-from lesson_utils.evaluation.haystack import MIN_HISTORY_TOKENS
+from memory_evaluation import assemble, fresh_cases, load_split
+from memory_evaluation.haystack import MIN_HISTORY_TOKENS
 from lesson_utils.cortadel.gating import estimate_tokens
 
 
@@ -116,7 +116,7 @@ def test_the_same_seed_gives_the_same_users_and_a_fresh_seed_new_ones(split, cas
 
 @pytest.mark.slow
 def test_one_user_stores_at_least_500_memories_on_a_real_local_server(cases):
-    from lesson_utils.evaluation import run_scorecard
+    from memory_evaluation import run_scorecard
 
     card = asyncio.run(run_scorecard(cases[:1], modes=("hybrid",)))
     assert card.items()["min_memories_per_user"] >= 500  # the scale: stored memories
@@ -131,7 +131,7 @@ def test_one_user_stores_at_least_500_memories_on_a_real_local_server(cases):
 def test_a_dated_event_is_told_in_the_first_session_on_or_after_its_date(said):
     import random
 
-    from lesson_utils.evaluation.haystack import _session_after, _User
+    from memory_evaluation.haystack import _session_after, _User
 
     person = _User(0, 44, random.Random(0), "u")
     session = _session_after(person, said, used=set())

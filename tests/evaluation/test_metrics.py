@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cortadel import SearchHit
 
-from lesson_utils.evaluation import Question, QuestionResult, Scorecard, Tracked, TrackedResult, check_floors
+from memory_evaluation import Question, QuestionResult, Scorecard, Tracked, TrackedResult, check_floors
 
 
 def hit(id: str, *turns: str, content: str = "x") -> SearchHit:
@@ -113,7 +113,7 @@ def test_floors_bound_the_across_mode_figures_too():
 
 
 def test_side_by_side_puts_each_cards_figures_in_its_column():
-    from lesson_utils.evaluation import side_by_side
+    from memory_evaluation import side_by_side
 
     q = Question("q", "information_extraction", "allergy?", "shellfish", evidence=["t1"])
     good = Scorecard([result(q, hit("a", "t1"))], [], 12_000.0, ("hybrid",))
@@ -127,7 +127,7 @@ def test_side_by_side_puts_each_cards_figures_in_its_column():
 def test_a_tracked_turn_is_sent_in_a_call_of_its_own_with_its_reply():
     from cortadel import ChatMessage
 
-    from lesson_utils.evaluation.scorecard import _chunks
+    from memory_evaluation.scorecard import _chunks
 
     said = [ChatMessage("user", "a", uuid="t0"), ChatMessage("assistant", "ok", uuid="t1"),
             ChatMessage("user", "b", uuid="t2"), ChatMessage("assistant", "ok", uuid="t3"),

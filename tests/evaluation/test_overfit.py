@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.evaluation.overfit import fit_phrasings, recognised
+from memory_evaluation.overfit import fit_phrasings, recognised
 
 DEV = [
     {"new": "I live in Lisbon now.", "answer": "Lisbon", "old_answer": "Oslo"},

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.evaluation.readers_compared import compare_readers, readers_table, stored_comparison
-from lesson_utils.evaluation.replay import ReplayEndpoint
-from lesson_utils.memory_server.model_endpoint import ModelAnswerError
+from memory_evaluation.readers_compared import compare_readers, readers_table, stored_comparison
+from memory_evaluation.replay import ReplayEndpoint
+from local_memory_server.model_endpoint import ModelAnswerError
 
 
 @pytest.mark.full
 def test_the_stored_comparison_is_what_the_code_computes_from_the_stored_run():
     # If this fails after a change of the reader, the guards or the prompt: run
-    # `python -m lesson_utils.evaluation.readers_compared --write` and commit the new figures with the change.
+    # `python -m memory_evaluation.readers_compared --write` and commit the new figures with the change.
     assert compare_readers() == stored_comparison()
 
 
@@ -37,7 +37,7 @@ def test_the_table_names_both_readers_and_every_column():
 
 
 def test_more_accurate_means_no_worse_in_any_column_and_better_in_one():
-    from lesson_utils.evaluation.readers_compared import model_was_more_accurate
+    from memory_evaluation.readers_compared import model_was_more_accurate
 
     def compared(updates, false, withdrawals):
         return {"offline": {"updates": [30, 73], "false_supersessions": [2, 59], "withdrawals": [10, 13]},

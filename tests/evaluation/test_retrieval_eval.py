@@ -29,7 +29,7 @@ def bench():
 
 @pytest.fixture(scope="module")
 def embedder():
-    from lesson_utils.memory_server.embeddings import default_embedder
+    from local_memory_server.embeddings import default_embedder
 
     return default_embedder()
 

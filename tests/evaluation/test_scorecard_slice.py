@@ -13,9 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lesson_utils.evaluation import (
-    ABILITIES, assemble, check_floors, load_floors, load_longmemeval, load_split, run_scorecard,
-)
+from memory_evaluation import ABILITIES, assemble, check_floors, load_floors, load_longmemeval, load_split, run_scorecard
 
 pytestmark = pytest.mark.slow
 TINY = Path(__file__).with_name("data") / "tiny_longmemeval.json"

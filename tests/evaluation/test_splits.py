@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from lesson_utils.evaluation import DatasetError, load_split
-from lesson_utils.evaluation.make_dataset import build
-from lesson_utils.evaluation.dataset import DATA_DIR
-from lesson_utils.evaluation.splits import MINIMUMS, file_sha256, with_haystack
+from memory_evaluation import DatasetError, load_split
+from memory_evaluation.make_dataset import build
+from memory_evaluation.dataset import DATA_DIR
+from memory_evaluation.splits import MINIMUMS, file_sha256, with_haystack
 
 
 def write(tmp_path, data, name="split.json"):

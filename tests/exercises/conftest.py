@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from lesson_utils.exercises import check
-from lesson_utils.exercises._cases import SEED_VARIABLE
+from course_kit.exercises import check
+from course_kit.exercises._cases import SEED_VARIABLE
 
 
 @pytest.fixture

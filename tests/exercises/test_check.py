@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from lesson_utils.exercises import EXERCISES, Hint, call_learner, check, exercise
-from lesson_utils.exercises import _registry
+from course_kit.exercises import EXERCISES, Hint, call_learner, check, exercise
+from course_kit.exercises import _registry
 
 
 @pytest.fixture

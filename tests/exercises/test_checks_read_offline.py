@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-STARTERS = sorted((ROOT / "lesson_utils" / "exercises").glob("l*.py")) + [
-    ROOT / "lesson_utils" / "evaluation" / name for name in ("assistant_trial.py", "scorecard.py", "abstention.py")]
+STARTERS = sorted((ROOT / "course_kit" / "lessons").glob("l*/exercises.py")) + [
+    ROOT / "memory_evaluation" / name for name in ("assistant_trial.py", "scorecard.py", "abstention.py")]
 
 
 def _starts(path: Path) -> list[ast.Call]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lesson_utils.exercises import EXERCISES
+from course_kit.exercises import EXERCISES
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 LESSONS = [p for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")) if 1 <= int(p.name[:2]) < 90]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from agent_framework import Message
 
-from lesson_utils.exercises import check
+from course_kit.exercises import check
 
 
 def _user(text: str) -> Message:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.exercises import check
+from course_kit.exercises import check
 
 
 class Solution:
@@ -50,7 +50,7 @@ class OwnAgent(Solution):
     def __init__(self, agent):
         from agent_framework import Agent
 
-        from lesson_utils.models import OfflineChatClient
+        from chat_models import OfflineChatClient
 
         super().__init__(Agent(client=OfflineChatClient()))
 

@@ -16,7 +16,7 @@ from agent_framework import (
     TokenBudgetComposedStrategy,
 )
 
-from lesson_utils.exercises import EXERCISES, check
+from course_kit.exercises import EXERCISES, check
 
 ID = "03.token_budget"
 

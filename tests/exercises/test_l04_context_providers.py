@@ -7,7 +7,7 @@ import re
 import pytest
 from agent_framework import ContextProvider, Message
 
-from lesson_utils.exercises import check
+from course_kit.exercises import check
 
 CITY = re.compile(r"\bI live in ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)")  # "Cape Town" as well as "Quito"
 

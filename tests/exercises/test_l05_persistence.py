@@ -7,8 +7,9 @@ import json
 import pytest
 from agent_framework import Agent, AgentSession
 
-from lesson_utils import UserMemoryProvider, get_chat_client
-from lesson_utils.exercises import check
+from lesson_utils import UserMemoryProvider
+from chat_models import get_chat_client
+from course_kit.exercises import check
 
 
 def save(session, path):

@@ -7,7 +7,7 @@ import copy
 import pytest
 from agent_framework import AgentSession, HistoryProvider
 
-from lesson_utils.exercises import check
+from course_kit.exercises import check
 
 
 def start_over(agent, session):

@@ -6,7 +6,7 @@ import pytest
 from agent_framework import ContextProvider, Message
 from cortadel import ChatMessage, ConversationOptions, SearchOptions
 
-from lesson_utils.exercises import check
+from course_kit.exercises import check
 
 
 def is_injected(message):

@@ -6,8 +6,8 @@ import pytest
 from agent_framework import Agent
 
 from lesson_utils.cortadel import CortadelContextProvider
-from lesson_utils.exercises import check
-from lesson_utils.models import RequestRecorder
+from course_kit.exercises import check
+from chat_models import RequestRecorder
 
 
 async def recalled_with(mode, server_url, user_id, question, chat_client):

@@ -8,7 +8,7 @@ from contextlib import redirect_stdout
 from agent_framework import Agent
 
 from lesson_utils import CortadelMemoryClient, create_memory_tools
-from lesson_utils.exercises import EXERCISES, check
+from course_kit.exercises import EXERCISES, check
 
 ID = "09.server_down_message"
 
@@ -81,7 +81,7 @@ def test_returning_the_exception_after_running_the_agent_fails() -> None:
 
 
 def test_using_a_live_server_fails() -> None:
-    from lesson_utils.memory_server import start_memory_server
+    from local_memory_server import start_memory_server
 
     async def uses_a_live_server(client, dead_url):
         live = start_memory_server()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from cortadel import AddOptions, ListOptions
 
-from lesson_utils.exercises import check
+from course_kit.exercises import check
 
 
 async def solution(client, new_city):

@@ -7,10 +7,10 @@ import itertools
 import pytest
 
 from lesson_utils.cortadel.gating import RELEVANCE_FLOOR
-from lesson_utils.evaluation.floor_signals import load_floor_questions, score_floor
-from lesson_utils.exercises import EXERCISES, check
-from lesson_utils.exercises._cases import SEED_VARIABLE
-from lesson_utils.exercises.l11_measuring_memory import best_abstention, candidate_floors
+from memory_evaluation.floor_signals import load_floor_questions, score_floor
+from course_kit.exercises import EXERCISES, check
+from course_kit.exercises._cases import SEED_VARIABLE
+from course_kit.lessons.l11_measuring_memory.exercises import best_abstention, candidate_floors
 
 ID = "11.tuned_floor"
 

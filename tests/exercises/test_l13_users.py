@@ -7,7 +7,7 @@ from typing import ClassVar
 
 import pytest
 
-from lesson_utils.exercises import check
+from course_kit.exercises import check
 
 
 class Solution:

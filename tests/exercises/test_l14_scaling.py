@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.exercises import EXERCISES, check
+from course_kit.exercises import EXERCISES, check
 from lesson_utils.persistence import StaleSessionError
 
 

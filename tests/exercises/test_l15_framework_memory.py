@@ -7,8 +7,8 @@ import pytest
 from agent_framework import (ContextProvider, FileMemoryProvider, InMemoryAgentFileStore, MemoryContextProvider,
                              MemoryFileStore)
 
-from lesson_utils.exercises import check
-from lesson_utils.exercises._cases import SEED_VARIABLE
+from course_kit.exercises import check
+from course_kit.exercises._cases import SEED_VARIABLE
 from lesson_utils.framework_memory import is_users_own_request
 
 SEEDS = [1, 2, 3, 4, 5]

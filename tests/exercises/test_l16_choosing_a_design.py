@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.exercises import check
-from lesson_utils.exercises._cases import SEED_VARIABLE
-from lesson_utils.framework_memory import record_every_call
-from lesson_utils.framework_memory.designs import tokens_sent
+from course_kit.exercises import check
+from course_kit.exercises._cases import SEED_VARIABLE
+from chat_models.request_reading import record_every_call
+from memory_evaluation.designs import tokens_sent
 
 SEEDS = [1, 2, 3, 4, 5]
 

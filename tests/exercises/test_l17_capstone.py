@@ -17,7 +17,7 @@ import pytest
 from agent_framework import Agent, FileSessionStore
 
 from lesson_utils import CortadelContextProvider
-from lesson_utils.exercises import check
+from course_kit.exercises import check
 
 INSTRUCTIONS = "You are a helpful assistant. Use what you remember; never invent memories."
 

@@ -5,12 +5,10 @@ from __future__ import annotations
 import pytest
 from agent_framework import Agent
 
-from lesson_utils.evaluation.dataset import Case, Question, Session, Turn
-from lesson_utils.framework_memory.designs import (
-    DESIGNS, Design, DesignRow, cortadel_designs, design_cases, design_summary, design_table, evidence_in, framework_designs, run_designs,
-)
-from lesson_utils.memory_server import start_memory_server
-from lesson_utils.models import OfflineChatClient
+from memory_evaluation.dataset import Case, Question, Session, Turn
+from memory_evaluation.designs import DESIGNS, Design, DesignRow, cortadel_designs, design_cases, design_summary, design_table, evidence_in, framework_designs, run_designs
+from local_memory_server import start_memory_server
+from chat_models import OfflineChatClient
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from agent_framework import SupportsGetEmbeddings
 
-from lesson_utils.framework_memory import MINILM_DIMENSIONS, MiniLMEmbeddingClient
-from lesson_utils.memory_server.embeddings import HashingEmbedder
+from local_memory_server.embedding_client import MINILM_DIMENSIONS, MiniLMEmbeddingClient
+from local_memory_server.embeddings import HashingEmbedder
 
 
 async def test_it_is_an_embedding_client_with_one_vector_per_value() -> None:

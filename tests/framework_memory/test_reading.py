@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from agent_framework import AgentResponse, Content, Message
 
-from lesson_utils.framework_memory import loaded_topics, memory_files, tool_calls
+from chat_models.request_reading import loaded_topics, memory_files, tool_calls
 
 
 def test_tool_calls_lists_name_and_arguments_in_order() -> None:
@@ -33,7 +33,7 @@ def test_memory_files_of_a_missing_folder_names_the_fix(tmp_path) -> None:
 
 
 def test_loaded_topics_reads_the_auto_loaded_blocks_only() -> None:
-    from lesson_utils.models.offline import ModelRequest
+    from chat_models.offline import ModelRequest
 
     text = ("## Memory\n\n### MEMORY.md\n# MEMORY\n\n- [home](topics/home.md): Lives in Lyon.\n\n"
             "### Auto-loaded topic files\n### topics/coffee-order.md\n# coffee order")
@@ -43,8 +43,8 @@ def test_loaded_topics_reads_the_auto_loaded_blocks_only() -> None:
 
 
 async def test_record_every_call_sees_calls_made_outside_an_agent_run() -> None:
-    from lesson_utils.framework_memory import record_every_call
-    from lesson_utils.models import OfflineChatClient
+    from chat_models.request_reading import record_every_call
+    from chat_models import OfflineChatClient
 
     client = OfflineChatClient()
     recorder = record_every_call(client)

@@ -5,13 +5,7 @@ from __future__ import annotations
 import pytest
 from agent_framework import Message
 
-from lesson_utils.user_memory import (
-    extract_age,
-    extract_name,
-    extract_user_facts,
-    is_plausible_age,
-    is_plausible_name,
-)
+from lesson_utils.user_memory import extract_age, extract_name, extract_user_facts, is_plausible_age, is_plausible_name
 
 NAMES = [
     ("My name is Priya.", "Priya"),

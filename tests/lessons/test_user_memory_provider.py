@@ -165,7 +165,7 @@ async def test_two_providers_with_their_own_source_ids_keep_separate_slots(recor
 
 
 async def test_learns_on_streamed_runs_too() -> None:
-    from lesson_utils import OfflineChatClient
+    from chat_models import OfflineChatClient
 
     agent = Agent(client=OfflineChatClient(), instructions=INSTRUCTIONS, context_providers=[UserMemoryProvider()])
     session = agent.create_session()

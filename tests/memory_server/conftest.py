@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from lesson_utils.memory_server import start_memory_server
-from lesson_utils.memory_server.embeddings import default_embedder
+from local_memory_server import start_memory_server
+from local_memory_server.embeddings import default_embedder
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ import httpx
 import pytest
 from cortadel import CortadelClient, CortadelError, SyncCortadelClient
 
-from lesson_utils.memory_server import start_memory_server
+from local_memory_server import start_memory_server
 
 KEYS = {"alice": "key-alice", "bob": "key-bob"}
 
@@ -73,7 +73,7 @@ async def test_query_user_id_naming_another_user_is_403(secured):
 
 
 def test_api_keys_are_validated():
-    from lesson_utils.memory_server.auth import ApiKeys
+    from local_memory_server.auth import ApiKeys
 
     with pytest.raises(ValueError, match="share one key"):
         ApiKeys({"a": "same", "b": "same"})

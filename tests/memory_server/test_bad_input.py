@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from lesson_utils.memory_server import start_memory_server
+from local_memory_server import start_memory_server
 
 LONG = "x" * 50_001
 MSG = {"role": "user", "content": "I live in Lyon."}

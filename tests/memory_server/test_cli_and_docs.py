@@ -8,8 +8,8 @@ import socket
 import subprocess
 import sys
 
-from lesson_utils.memory_server import __main__ as cli
-from lesson_utils.memory_server.docs import contract, routes
+from local_memory_server import __main__ as cli
+from local_memory_server.docs import contract, routes
 
 CONTRACT_ROUTES = {(method.upper(), path) for path, ops in contract()["paths"].items() for method in ops}
 
@@ -20,7 +20,7 @@ def test_the_packaged_contract_has_cortadels_seven_operations():
 
 
 def test_help_lists_every_route_and_the_course_command():
-    done = subprocess.run([sys.executable, "-m", "lesson_utils.memory_server", "--help"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "local_memory_server", "--help"], capture_output=True, text=True)
     assert done.returncode == 0
     assert done.stdout.startswith("usage: python course.py server")
     for method, path, _summary in routes():

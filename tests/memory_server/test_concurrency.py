@@ -53,7 +53,7 @@ async def test_concurrent_duplicates_are_stored_once(server):
 
 
 def test_near_duplicates_need_the_same_topic_words(embedder):
-    from lesson_utils.memory_server.store import MemoryStore, NewMemory
+    from local_memory_server.store import MemoryStore, NewMemory
 
     store = MemoryStore(None, embedding_model=embedder.model, dim=embedder.dim)
 

@@ -13,7 +13,7 @@ from cortadel import ChatMessage
 
 from lesson_utils.cortadel.limits import fit_messages, split_text
 from lesson_utils.cortadel_contract import MAX_MESSAGE_CHARS, MAX_QUERY_CHARS, MAX_TEXT_CHARS, utf16_len
-from lesson_utils.memory_server import start_memory_server
+from local_memory_server import start_memory_server
 
 EMOJI = "\N{GRINNING FACE}"  # outside the BMP: 2 UTF-16 code units
 

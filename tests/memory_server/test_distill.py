@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.memory_server.distill import Turn, distill, find_name
+from local_memory_server.distill import Turn, distill, find_name
 
 
 def texts(*turns, **kwargs):
@@ -82,7 +82,7 @@ def test_the_stored_name_follows_the_user_and_is_forgotten_with_the_memory(serve
 
 
 def test_forget_requests_become_withdrawals_not_facts():
-    from lesson_utils.memory_server.distill import Turn, distill
+    from local_memory_server.distill import Turn, distill
 
     [fact] = distill([Turn("user", "Please forget that I rehearse on Tuesdays.")], known_name="Kofi")
     assert fact.forget and fact.text == "Kofi rehearses on Tuesdays."
@@ -93,7 +93,7 @@ def test_forget_requests_become_withdrawals_not_facts():
 
 
 def test_a_ceasing_clause_and_a_lead_in_keep_their_subject():
-    from lesson_utils.memory_server.distill import Turn, distill
+    from local_memory_server.distill import Turn, distill
 
     facts = distill([Turn("user", "Quick update: I no longer work at Initech, I work at Hooli now.")], known_name="Ife")
     assert [f.text for f in facts] == ["Ife no longer works at Initech.", "Ife works at Hooli now."]
@@ -325,7 +325,7 @@ def test_two_people_as_the_subject_keep_the_other_person(said, facts):
 
 
 def test_an_update_announced_before_a_comma_is_a_lead_in_not_the_fact():
-    from lesson_utils.memory_server.distill import Turn, distill
+    from local_memory_server.distill import Turn, distill
 
     assert [f.text for f in distill([Turn("user", "small update, new girlfriend: Saoirse")])] == \
         ["The user's new girlfriend is Saoirse."]

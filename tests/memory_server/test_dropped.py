@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.memory_server.distill import Turn, distill
-from lesson_utils.memory_server.persons import PersonWords
+from local_memory_server.distill import Turn, distill
+from local_memory_server.persons import PersonWords
 
 PEOPLE_HERE = frozenset({"physiotherapist", "grandmother", "sommelier"})
 

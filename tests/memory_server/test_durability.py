@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
 
 def _start(db_path, *extra: str) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "lesson_utils.memory_server", "--port", "0", "--db", str(db_path),
+        [sys.executable, "-m", "local_memory_server", "--port", "0", "--db", str(db_path),
          "--log-level", "warning", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
     )

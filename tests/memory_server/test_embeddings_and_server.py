@@ -12,10 +12,8 @@ import numpy as np
 import pytest
 from cortadel import CortadelClient, SearchOptions, SyncCortadelClient
 
-from lesson_utils.memory_server import MemoryServer, default_db_path, embeddings, start_memory_server
-from lesson_utils.memory_server.embeddings import (
-    EmbeddingError, HashingEmbedder, OpenAICompatibleEmbedder, sha256_of, tokenizer_path,
-)
+from local_memory_server import MemoryServer, default_db_path, embeddings, start_memory_server
+from local_memory_server.embeddings import EmbeddingError, HashingEmbedder, OpenAICompatibleEmbedder, sha256_of, tokenizer_path
 
 
 def test_vendored_tokenizer_matches_its_pinned_checksum_and_notice():

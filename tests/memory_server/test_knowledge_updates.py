@@ -10,8 +10,8 @@ from datetime import datetime, timezone
 import pytest
 from cortadel import AddOptions, ChatMessage, ListOptions, SearchOptions, SyncCortadelClient
 
-from lesson_utils.memory_server import start_memory_server
-from lesson_utils.memory_server.store import MemoryStore
+from local_memory_server import start_memory_server
+from local_memory_server.store import MemoryStore
 
 
 def said(client, text: str):
@@ -210,7 +210,7 @@ def test_concurrent_contradicting_writes_leave_exactly_one_current_home(server):
 
 def test_store_add_keeps_its_record_created_answer(embedder):
     store = MemoryStore(None, embedding_model=embedder.model, dim=embedder.dim)
-    from lesson_utils.memory_server.store import NewMemory
+    from local_memory_server.store import NewMemory
 
     def add(text):
         return store.add(NewMemory(user_id="u", content=text, memory_type="semantic"), embedder.embed([text])[0])

@@ -5,13 +5,11 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from lesson_utils.memory_server import start_memory_server
-from lesson_utils.memory_server.embeddings import EmbeddingError
-from lesson_utils.memory_server.request_models import (
-    NEEDS_USER_ID, CreateMemoryRequest, DeleteMemoriesRequest, ListMemoriesQuery, SearchMemoriesRequest,
-)
-from lesson_utils.memory_server.server import build_service
-from lesson_utils.memory_server.service import NotFound
+from local_memory_server import start_memory_server
+from local_memory_server.embeddings import EmbeddingError
+from local_memory_server.request_models import NEEDS_USER_ID, CreateMemoryRequest, DeleteMemoriesRequest, ListMemoriesQuery, SearchMemoriesRequest
+from local_memory_server.server import build_service
+from local_memory_server.service import NotFound
 
 
 def test_the_service_works_without_http_on_a_user_id_and_request_models(embedder):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.memory_server.embeddings import default_embedder
-from lesson_utils.memory_server.updates import Fact, Verdict, make_decider
+from local_memory_server.embeddings import default_embedder
+from local_memory_server.updates import Fact, Verdict, make_decider
 
 EVERYDAY = [
     "The user descaled the kettle on Sunday.",

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lesson_utils.memory_server import embeddings, minilm_graph
+from local_memory_server import embeddings, minilm_graph
 
-DATA = Path(__file__).parents[2] / "lesson_utils" / "evaluation" / "data" / "dev_split.json"
+DATA = Path(__file__).parents[2] / "memory_evaluation" / "data" / "dev_split.json"
 
 
 def _texts() -> list[str]:

@@ -12,13 +12,13 @@ import logging
 import pytest
 from cortadel import ChatMessage, SyncCortadelClient
 
-from lesson_utils.evaluation.pairs import main as pairs_main
-from lesson_utils.memory_server import start_memory_server
-from lesson_utils.memory_server.__main__ import main as server_main
-from lesson_utils.memory_server.meaning import MeaningDecider
-from lesson_utils.memory_server.model_decider import ModelDecider
-from lesson_utils.memory_server.updates import Fact, UpdateDecider, Verdict
-from lesson_utils.models import ModelConfigurationError
+from memory_evaluation.pairs import main as pairs_main
+from local_memory_server import start_memory_server
+from local_memory_server.__main__ import main as server_main
+from local_memory_server.meaning import MeaningDecider
+from local_memory_server.model_decider import ModelDecider
+from local_memory_server.updates import Fact, UpdateDecider, Verdict
+from chat_models import ModelConfigurationError
 from tests.models.conftest import MODEL_VARIABLES
 from tests.models.stand_in_server import StandInServer
 
@@ -69,7 +69,7 @@ def test_garbage_or_an_error_falls_back_to_the_offline_decider_with_one_log_line
     with StandInServer(misbehave=misbehave) as stand_in:
         decider = ModelDecider(fallback=offline, env=_env(stand_in))
         new, old = fact("The user has relocated to Quito."), fact("The user is based in Tallinn.")
-        with caplog.at_level(logging.WARNING, logger="lesson_utils.memory_server.model_decider"):
+        with caplog.at_level(logging.WARNING, logger="local_memory_server.model_decider"):
             assert decider.decide(new, [old]) == offline.decide(new, [old]) == [Verdict.SUPERSEDES]
         assert len(caplog.records) == 1 and "used the offline decider" in caplog.records[0].getMessage()
         decider.close()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from lesson_utils.memory_server.embeddings import HashingEmbedder
-from lesson_utils.memory_server.search import QueryVectorCache, search
-from lesson_utils.memory_server.store import MemoryStore, NewMemory
+from local_memory_server.embeddings import HashingEmbedder
+from local_memory_server.search import QueryVectorCache, search
+from local_memory_server.store import MemoryStore, NewMemory
 
 
 class CountingEmbedder(HashingEmbedder):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from cortadel import AddOptions, SearchOptions, SyncCortadelClient
 
-from lesson_utils.memory_server.search import search
+from local_memory_server.search import search
 
 WORK_NOTES = ["The user reorganised the kitchen cupboards.", "The user booked a dentist appointment for Monday.",
               "The user's team moved to the third floor.", "The user finished the quarterly report on supplier costs.",

@@ -10,8 +10,8 @@ import pytest
 from cortadel import AddOptions, SearchOptions, SyncCortadelClient
 
 from lesson_utils.cortadel.gating import RELEVANCE_FLOOR
-from lesson_utils.memory_server import relevance, start_memory_server
-from lesson_utils.memory_server.embeddings import HashingEmbedder
+from local_memory_server import relevance, start_memory_server
+from local_memory_server.embeddings import HashingEmbedder
 
 FACTS = [
     "Alex is allergic to latex.", "Alex has a cat named Juniper.", "Alex bakes bread on Saturdays.",

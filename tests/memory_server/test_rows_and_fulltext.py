@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lesson_utils.memory_server.fulltext import FullTextIndex, normalise_text, query_terms
-from lesson_utils.memory_server.rows import MemoryRows, NewMemory, now
+from local_memory_server.fulltext import FullTextIndex, normalise_text, query_terms
+from local_memory_server.rows import MemoryRows, NewMemory, now
 
 NO_VECTOR = np.zeros(4, dtype=np.float32)  # rows keep an embedding; nothing here reads it
 

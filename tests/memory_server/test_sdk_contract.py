@@ -115,7 +115,7 @@ def test_missing_memory_is_a_404_error_response(http):
 
 
 def test_degraded_health_is_503_with_a_normal_body(embedder):
-    from lesson_utils.memory_server import start_memory_server
+    from local_memory_server import start_memory_server
 
     class Flaky:
         model, provider, dim = embedder.model, "onnx", 384

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lesson_utils.memory_server.store import MemoryStore, NewMemory
-from lesson_utils.memory_server.updates import Fact, Verdict
+from local_memory_server.store import MemoryStore, NewMemory
+from local_memory_server.updates import Fact, Verdict
 
 
 def _unit(rows: np.ndarray) -> np.ndarray:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.memory_server import subject, timeframe
+from local_memory_server import subject, timeframe
 
 
 @pytest.mark.parametrize("query, content, expected", [

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from lesson_utils.memory_server.timestamps import iso, unix_seconds
+from local_memory_server.timestamps import iso, unix_seconds
 
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 

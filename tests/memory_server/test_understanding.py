@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from cortadel import ChatMessage, SyncCortadelClient
 
-from lesson_utils.evaluation.pairs import main as pairs_main
-from lesson_utils.memory_server import start_memory_server
-from lesson_utils.memory_server.__main__ import main as server_main
-from lesson_utils.memory_server.model_endpoint import ModelEndpoint, endpoint_from_environment
-from lesson_utils.memory_server.prompts import SYSTEM_PROMPT
-from lesson_utils.memory_server.request_models import AddConversationRequest
-from lesson_utils.memory_server.server import build_service
-from lesson_utils.models import ModelConfigurationError
+from memory_evaluation.pairs import main as pairs_main
+from local_memory_server import start_memory_server
+from local_memory_server.__main__ import main as server_main
+from local_memory_server.model_endpoint import ModelEndpoint, endpoint_from_environment
+from local_memory_server.prompts import SYSTEM_PROMPT
+from local_memory_server.request_models import AddConversationRequest
+from local_memory_server.server import build_service
+from chat_models import ModelConfigurationError
 from tests.models.conftest import MODEL_VARIABLES
 from tests.models.stand_in_server import StandInServer
 
@@ -201,7 +201,7 @@ def test_a_replacement_the_labels_do_not_allow_is_stored_as_an_add(model_service
 ])
 def test_a_model_that_fails_hands_the_turn_to_the_offline_reader(model_service, caplog, reply, misbehave, problem):
     service, _ = model_service(reply, misbehave=misbehave, delay=2.0)
-    with caplog.at_level(logging.WARNING, logger="lesson_utils.memory_server.service"):
+    with caplog.at_level(logging.WARNING, logger="local_memory_server.service"):
         body = say(service, "I live in Lyon.")
     assert [r["event"] for r in body["results"]] == ["ADD"] and current(service) == ["The user lives in Lyon."]
     [line] = [r.getMessage() for r in caplog.records]
@@ -214,7 +214,7 @@ def test_a_wrong_number_of_decisions_falls_back_before_anything_is_written(model
                     decide=lambda block: [decision("UPDATE", 1), decision("ADD", fact_no=2)])
     service, _ = model_service(script)
     say(service, "I live in Lyon.")
-    with caplog.at_level(logging.WARNING, logger="lesson_utils.memory_server.service"):
+    with caplog.at_level(logging.WARNING, logger="local_memory_server.service"):
         say(service, "I live in Porto now.")
     assert "1 decisions expected" in caplog.text
     assert current(service) == ["The user lives in Porto now."]  # the offline reader read this one
@@ -222,7 +222,7 @@ def test_a_wrong_number_of_decisions_falls_back_before_anything_is_written(model
 
 def test_a_dead_model_falls_back_too(embedder, caplog):
     service = build_service(None, embedder=embedder, understanding=ModelEndpoint("http://127.0.0.1:9/v1", "gone"))
-    with caplog.at_level(logging.WARNING, logger="lesson_utils.memory_server.service"):
+    with caplog.at_level(logging.WARNING, logger="local_memory_server.service"):
         body = say(service, "I live in Lyon.")
     service.store.close()
     assert [r["event"] for r in body["results"]] == ["ADD"] and "ConnectError" in caplog.text

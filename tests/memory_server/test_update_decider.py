@@ -3,7 +3,7 @@
 The lessons say "Lyon → Porto" and "ship on Fridays"; these tests use other cities, employers, verbs
 and word orders, first and third person, so a decider that only knew the lesson's sentences would
 fail here. Cases that tune the decider (where the embedding's reading is the point) live in the dev
-pairs (``lesson_utils/evaluation/data/dev_pairs.json``, scored by ``tests/evaluation/test_dev_pairs.py``).
+pairs (``memory_evaluation/data/dev_pairs.json``, scored by ``tests/evaluation/test_dev_pairs.py``).
 """
 
 from __future__ import annotations
@@ -13,13 +13,11 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from lesson_utils.memory_server.meaning import MeaningDecider, read
-from lesson_utils.memory_server.timeframe import not_current
-from lesson_utils.memory_server.store import MemoryStore, NewMemory
-from lesson_utils.memory_server.updates import (
-    Fact, UpdateDecider, Verdict, is_withdrawal, make_decider, masked, named_subject,
-)
-from lesson_utils.memory_server.updates import withdrawal as withdrawal_of
+from local_memory_server.meaning import MeaningDecider, read
+from local_memory_server.timeframe import not_current
+from local_memory_server.store import MemoryStore, NewMemory
+from local_memory_server.updates import Fact, UpdateDecider, Verdict, is_withdrawal, make_decider, masked, named_subject
+from local_memory_server.updates import withdrawal as withdrawal_of
 
 
 @pytest.fixture(scope="module")
@@ -224,7 +222,7 @@ def test_without_examples_only_the_rules_decide():
 
 
 def test_the_one_pair_view_the_lesson_shows():
-    from lesson_utils.memory_server.updates import verdict
+    from local_memory_server.updates import verdict
 
     assert verdict("Alex lives in Lyon.", "Alex lives in Porto now.") is Verdict.SUPERSEDES
     assert verdict("Alex likes tea.", "Alex likes coffee.") is Verdict.UNRELATED
@@ -259,8 +257,8 @@ def test_a_name_opening_a_fact_is_its_subject_unless_the_user_comes_later():
 def test_news_told_by_name_keeps_the_name_and_the_news(embedder):
     """ "joined X and left …" once read as a withdrawal: the new employer was dropped, and the withdrawal took
     back the fact sharing the most words with it — the user's name."""
-    from lesson_utils.memory_server.request_models import AddConversationRequest
-    from lesson_utils.memory_server.service import MemoryService
+    from local_memory_server.request_models import AddConversationRequest
+    from local_memory_server.service import MemoryService
 
     store = MemoryStore(None, embedding_model=embedder.model, dim=embedder.dim)
     service = MemoryService(store, embedder)
@@ -582,7 +580,7 @@ def test_a_name_of_the_partner_and_a_contracted_is_stay_the_users(decider, fact,
 
 
 def test_the_subject_is_read_once_for_search_and_the_decider():
-    from lesson_utils.memory_server.subject import person_of, possessed
+    from local_memory_server.subject import person_of, possessed
 
     assert possessed("The user's cousin's dog sleeps a lot.") == ["cousin", "dog sleeps a lot."]
     assert possessed("The user's office's in Soho.") == ["office is in Soho."]  # "'s in" is "is in"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lesson_utils.memory_server.vectors import BLAS_MIN_ROWS, VectorIndex, dot_rows
+from local_memory_server.vectors import BLAS_MIN_ROWS, VectorIndex, dot_rows
 
 
 def _unit(rows: np.ndarray) -> np.ndarray:

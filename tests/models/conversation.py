@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agent_framework import Message
 
-from lesson_utils.models import OfflineChatClient
+from chat_models import OfflineChatClient
 
 
 def conversation(*turns: str) -> list[Message]:

@@ -1,7 +1,7 @@
 """How the stand-in model answers a JSON-schema request: valid JSON of the schema asked for, read its own way.
 
 Why: the local memory server asks the configured model to read each stored turn (``TASK extract``, then
-``TASK decide``; ``lesson_utils/memory_server/prompts.py``), with ``response_format`` of type ``json_schema``. An
+``TASK decide``; ``local_memory_server/prompts.py``), with ``response_format`` of type ``json_schema``. An
 echo is not that JSON, so the server fell back to its offline reader and the live run never had a model read a
 turn. This answers like a plausible model that reads differently from the offline reader: each user message
 becomes one or two standalone third-person sentences ("The user's name is Ada.", "The user lives in Lisbon.")

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from agent_framework import ChatContext, Message
 
-from lesson_utils.model_config import CHOICES, KINDS, Choice, choice
-from lesson_utils.models import backends, selection
-from lesson_utils.models.backends import BACKENDS, Backend
-from lesson_utils.model_config.configuration import ChatClientInfo
-from lesson_utils.models.guard import ModelCallGuard
-from lesson_utils.models.offline import OfflineChatClient
-from lesson_utils.model_config.policy import CallPolicy
+from model_config import CHOICES, KINDS, Choice, choice
+from chat_models import backends, selection
+from chat_models.backends import BACKENDS, Backend
+from model_config.configuration import ChatClientInfo
+from chat_models.guard import ModelCallGuard
+from chat_models.offline import OfflineChatClient
+from model_config.policy import CallPolicy
 
 MODELS = Path(selection.__file__).parent
 
@@ -53,8 +53,8 @@ def test_adding_a_kind_of_model_is_one_choice_and_one_backend(monkeypatch: pytes
 
 
 def test_the_memory_server_finds_the_model_without_the_lessons_chat_clients() -> None:
-    code = ("import sys, lesson_utils.memory_server.server, lesson_utils.memory_server.understanding; "
-            "print(sorted(m for m in sys.modules if m.startswith('lesson_utils.models')))")
+    code = ("import sys, local_memory_server.server, local_memory_server.understanding; "
+            "print(sorted(m for m in sys.modules if m.startswith('chat_models')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]", loaded
 

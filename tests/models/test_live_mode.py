@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lesson_utils.models import live
+from course_kit import live
 
 from .stand_in_server import StandInServer
 
@@ -118,7 +118,7 @@ def test_course_test_live_runs_the_live_module_without_forcing_offline(monkeypat
     course, calls = _course(monkeypatch)
     course.main(["test", "--live", "notebooks/09_memory_tools.ipynb"])
     ((args, env),) = calls
-    assert [str(a) for a in args] == ["venv-python", "-m", "lesson_utils.models.live", "notebooks/09_memory_tools.ipynb"]
+    assert [str(a) for a in args] == ["venv-python", "-m", "course_kit.live", "notebooks/09_memory_tools.ipynb"]
     assert env is None  # the learner's environment as it is: no LESSON_MODEL=offline
 
 

@@ -9,8 +9,8 @@ import time
 import pytest
 from agent_framework import Agent, FunctionTool
 
-from lesson_utils.models import ModelConfigurationError, check_chat_client, describe_chat_client, get_chat_client
-from lesson_utils.model_config.policy import DEFAULT_LOCAL_MAX_TOKENS, read_policy
+from chat_models import ModelConfigurationError, check_chat_client, describe_chat_client, get_chat_client
+from model_config.policy import DEFAULT_LOCAL_MAX_TOKENS, read_policy
 
 from .stand_in_server import StandInServer
 
@@ -154,7 +154,7 @@ async def test_each_http_status_is_one_line_naming_the_fix(clean_env, status: in
 
 async def test_a_tool_call_written_as_text_reaches_the_learner_as_text(clean_env) -> None:
     """Not an HTTP error: the call 'succeeds'. The lesson's detector (test_text_tool_calls) names it."""
-    from lesson_utils.models.text_tool_calls import find_text_tool_calls
+    from chat_models.text_tool_calls import find_text_tool_calls
 
     with StandInServer(misbehave="tool_as_text") as server:
         use(clean_env, server)
@@ -165,8 +165,8 @@ async def test_a_tool_call_written_as_text_reaches_the_learner_as_text(clean_env
 
 
 def test_errors_that_are_not_about_the_model_call_are_left_alone() -> None:
-    from lesson_utils.model_config.configuration import ChatClientInfo
-    from lesson_utils.models.errors import ModelCallTimedOut, explain_model_error
+    from model_config.configuration import ChatClientInfo
+    from chat_models.errors import ModelCallTimedOut, explain_model_error
 
     info = ChatClientInfo("local", "m", "http://127.0.0.1:9/v1", "test", settings={"url_var": "LOCAL_MODEL_BASE_URL"})
     assert explain_model_error(ValueError("a bug in a lesson cell"), info) is None

@@ -7,7 +7,7 @@ import json
 import pytest
 from agent_framework import Agent, Content, Message, tool
 
-from lesson_utils.models import OfflineChatClient
+from chat_models import OfflineChatClient
 
 
 async def test_constructible_without_arguments_and_answers_through_an_agent() -> None:
@@ -182,7 +182,7 @@ async def test_function_result_sent_directly_is_answered_from() -> None:
 
 
 async def test_request_recorder_sees_what_the_model_saw() -> None:
-    from lesson_utils.models import RequestRecorder
+    from chat_models import RequestRecorder
 
     recorder = RequestRecorder()
     client = OfflineChatClient()

@@ -30,11 +30,12 @@ from agent_framework._harness._memory import (  # the framework's own prompts, r
     DEFAULT_MEMORY_EXTRACTION_PROMPT,
 )
 
-from lesson_utils.framework_memory import MiniLMEmbeddingClient, tool_calls
-from lesson_utils.memory_server.embeddings import HashingEmbedder
-from lesson_utils.models import OfflineChatClient
-from lesson_utils.models.memory_prompts import consolidate, recognise, same_memory, topic_of
-from lesson_utils.models.memory_tools import listed_names, recall_arguments
+from local_memory_server.embedding_client import MiniLMEmbeddingClient
+from chat_models.request_reading import tool_calls
+from local_memory_server.embeddings import HashingEmbedder
+from chat_models import OfflineChatClient
+from chat_models.memory_prompts import consolidate, recognise, same_memory, topic_of
+from chat_models.memory_tools import listed_names, recall_arguments
 
 pytestmark = pytest.mark.filterwarnings("ignore::agent_framework._feature_stage.ExperimentalWarning")
 
@@ -95,7 +96,7 @@ async def test_a_custom_prompt_through_memory_context_provider_writes_topic_file
      ("my ferry leaves at 6:15", "ferry")],
 )
 def test_topics_are_short_and_stable(said, topic) -> None:
-    from lesson_utils.models.facts import first_person_facts
+    from chat_models.facts import first_person_facts
 
     fact = first_person_facts(said)[0]
     assert topic_of(fact.text, fact.slot) == topic

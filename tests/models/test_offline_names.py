@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from agent_framework import Agent
 
-from lesson_utils.models import OfflineChatClient
-from lesson_utils.models.facts import collect_facts
-from lesson_utils.models.text import to_second_person, words
+from chat_models import OfflineChatClient
+from chat_models.facts import collect_facts
+from chat_models.text import to_second_person, words
 from lesson_utils.user_memory import UserMemoryProvider
 
 from .conversation import ask

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.models.text import sentences
+from chat_models.text import sentences
 
 from .conversation import ask
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from agent_framework import Agent, Message
 
-from lesson_utils.models import OfflineChatClient
-from lesson_utils.models.facts import collect_facts
-from lesson_utils.models.jokes import tell_joke, topic_of
-from lesson_utils.models.text import stem
+from chat_models import OfflineChatClient
+from chat_models.facts import collect_facts
+from chat_models.jokes import tell_joke, topic_of
+from chat_models.text import stem
 
 from .conversation import ask
 

@@ -16,9 +16,9 @@ from agent_framework import (
     SummarizationStrategy,
 )
 
-from lesson_utils.models import OfflineChatClient
-from lesson_utils.models.summaries import SUMMARY_HEADING, parse_transcript, summarize
-from lesson_utils.models.text import to_third_person
+from chat_models import OfflineChatClient
+from chat_models.summaries import SUMMARY_HEADING, parse_transcript, summarize
+from chat_models.text import to_third_person
 
 from .conversation import ask
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from agent_framework import Agent
 
-from lesson_utils import expect_model
-from lesson_utils.environment import check_model
-from lesson_utils.lesson import CappedClient
-from lesson_utils.models import describe_chat_client, get_chat_client
+from course_kit import expect_model
+from course_kit.environment import check_model
+from course_kit.lesson import CappedClient
+from chat_models import describe_chat_client, get_chat_client
 
 from .stand_in_server import StandInServer
 from .test_model_errors import use

@@ -7,7 +7,7 @@ import socket
 import pytest
 from agent_framework import Agent
 
-from lesson_utils.models import ModelConfigurationError, check_chat_client, describe_chat_client, get_chat_client
+from chat_models import ModelConfigurationError, check_chat_client, describe_chat_client, get_chat_client
 
 from .stand_in_server import StandInServer
 

@@ -7,16 +7,8 @@ import sys
 
 import pytest
 
-from lesson_utils.models.guard import is_guarded
-from lesson_utils.models import (
-    ModelConfigurationError,
-    OfflineChatClient,
-    describe_chat_client,
-    find_env_file,
-    get_chat_client,
-    load_lesson_env,
-    resolve_model,
-)
+from chat_models.guard import is_guarded
+from chat_models import ModelConfigurationError, OfflineChatClient, describe_chat_client, find_env_file, get_chat_client, load_lesson_env, resolve_model
 
 
 @pytest.fixture
@@ -186,8 +178,8 @@ def test_env_example_documents_every_variable_the_selection_reads() -> None:
     import re
     from pathlib import Path
 
-    from lesson_utils import model_config
-    from lesson_utils.models import selection
+    import model_config
+    from chat_models import selection
 
     # Every module that reads variables: the choice of model and its policy, the selection and the backends.
     folders = (Path(model_config.__file__).parent, Path(selection.__file__).parent)

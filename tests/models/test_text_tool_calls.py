@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_utils.models.text_tool_calls import TextToolCall, find_text_tool_calls
+from chat_models.text_tool_calls import TextToolCall, find_text_tool_calls
 
 TOOLS = ["search_memory", "add_memories"]
 
@@ -78,7 +78,7 @@ def test_a_found_call_reads_as_a_call() -> None:
 
 
 def test_the_hint_says_whether_the_call_was_written_as_text() -> None:
-    from lesson_utils.models.text_tool_calls import missing_call_hint
+    from chat_models.text_tool_calls import missing_call_hint
 
     written = missing_call_hint('```json\n{"name": "search_memory", "arguments": {"query": "ship"}}\n```', TOOLS)
     assert "wrote the call as text" in written and "search_memory" in written and "README" in written

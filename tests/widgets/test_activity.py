@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agent_framework import AgentSession, Message
 
-from lesson_utils.widgets.activity import PROBE_SOURCE_ID, ProviderActivity, diff_state, snapshot_state
+from course_kit.widgets.activity import PROBE_SOURCE_ID, ProviderActivity, diff_state, snapshot_state
 
 
 def test_diff_reports_new_changed_removed_and_appended_values() -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 from agent_framework import Agent, ContextProvider
 
-from lesson_utils.widgets import ChatWidget, SessionInspector
-from lesson_utils.widgets.activity import PROBE_SOURCE_ID
+from course_kit.widgets import ChatWidget, SessionInspector
+from course_kit.widgets.activity import PROBE_SOURCE_ID
 
 from ..fakes import FakeChatClient
 from .stubs import ExplodingProvider, NameMemory
@@ -174,8 +174,9 @@ async def test_on_turn_hooks_run_even_when_one_of_them_breaks(agent: Agent) -> N
 
 async def test_with_the_offline_model_and_the_cortadel_provider_across_sessions() -> None:
     """End to end: what the Cortadel provider injected and stored shows up per turn."""
-    from lesson_utils import CortadelContextProvider, OfflineChatClient
-    from lesson_utils.memory_server import start_memory_server
+    from lesson_utils import CortadelContextProvider
+    from chat_models import OfflineChatClient
+    from local_memory_server import start_memory_server
 
     async with start_memory_server() as server:
         async with CortadelContextProvider(server.url, "alex") as memory:

@@ -10,7 +10,7 @@ from cortadel import (
     ListOptions, MemoryDetail, MemoryList, MemoryListItem, SearchHit, SearchOptions, SearchResults,
 )
 
-from lesson_utils.widgets import MemoryBrowser
+from course_kit.widgets import MemoryBrowser
 
 
 class FakeCortadel:
@@ -156,7 +156,7 @@ def test_a_blank_user_is_rejected() -> None:
 async def test_against_the_local_memory_server_through_the_official_sdk() -> None:
     from cortadel import AddOptions, CortadelClient
 
-    from lesson_utils.memory_server import start_memory_server
+    from local_memory_server import start_memory_server
 
     async with start_memory_server(api_keys={"alex": "key-alex", "kim": "key-kim"}) as server:
         async with CortadelClient(server.url, "alex", api_key="key-alex") as alex:

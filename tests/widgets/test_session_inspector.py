@@ -7,7 +7,7 @@ from pathlib import Path
 
 from agent_framework import AgentSession, Message
 
-from lesson_utils.widgets import SessionInspector, summarize_state
+from course_kit.widgets import SessionInspector, summarize_state
 
 
 def make_session() -> AgentSession:

@@ -29,7 +29,7 @@ CHILD_TIMEOUT_S = 1200
 
 def run_lesson(lesson: str) -> list[dict]:
     """In this process: check every wrong answer of one lesson; one row per answer."""
-    from lesson_utils.exercises import check
+    from course_kit.exercises import check
 
     module = importlib.import_module(f"tests.exercises.wrong_answers.wrong_l{lesson}")
     rows = []

@@ -29,7 +29,8 @@ async def resume_without_write_back(path, message):
 
     from agent_framework import Agent, AgentSession
 
-    from lesson_utils import UserMemoryProvider, get_chat_client
+    from lesson_utils import UserMemoryProvider
+    from chat_models import get_chat_client
 
     agent = Agent(
         client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
@@ -45,7 +46,8 @@ async def resume_writes_loaded_dict(path, message):
 
     from agent_framework import Agent, AgentSession
 
-    from lesson_utils import UserMemoryProvider, get_chat_client
+    from lesson_utils import UserMemoryProvider
+    from chat_models import get_chat_client
 
     agent = Agent(
         client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
@@ -65,7 +67,7 @@ async def resume_without_memory_provider(path, message):
 
     from agent_framework import Agent, AgentSession
 
-    from lesson_utils import get_chat_client
+    from chat_models import get_chat_client
 
     agent = Agent(client=get_chat_client(), instructions="You are a friendly assistant.")
     with open(path, encoding="utf-8") as f:
@@ -82,7 +84,8 @@ async def resume_into_new_session(path, message):
 
     from agent_framework import Agent, AgentSession
 
-    from lesson_utils import UserMemoryProvider, get_chat_client
+    from lesson_utils import UserMemoryProvider
+    from chat_models import get_chat_client
 
     agent = Agent(
         client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
@@ -113,7 +116,8 @@ async def resume_from_module_cache(path, message):
 
     from agent_framework import Agent
 
-    from lesson_utils import UserMemoryProvider, get_chat_client
+    from lesson_utils import UserMemoryProvider
+    from chat_models import get_chat_client
 
     session = _SAVED[str(path)]
     agent = Agent(
@@ -137,7 +141,8 @@ async def resume_state_only(path, message):
 
     from agent_framework import Agent, AgentSession
 
-    from lesson_utils import UserMemoryProvider, get_chat_client
+    from lesson_utils import UserMemoryProvider
+    from chat_models import get_chat_client
 
     agent = Agent(
         client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
@@ -157,7 +162,8 @@ async def resume_returns_response(path, message):
 
     from agent_framework import Agent, AgentSession
 
-    from lesson_utils import UserMemoryProvider, get_chat_client
+    from lesson_utils import UserMemoryProvider
+    from chat_models import get_chat_client
 
     agent = Agent(
         client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
@@ -195,7 +201,8 @@ async def resume_runs_lesson_follow_up(path, message):
 
     from agent_framework import Agent, AgentSession
 
-    from lesson_utils import UserMemoryProvider, get_chat_client
+    from lesson_utils import UserMemoryProvider
+    from chat_models import get_chat_client
 
     follow_up = "Now add some emojis to the joke and tell it in a parrot's voice."
     agent = Agent(
@@ -225,7 +232,8 @@ async def resume_transcript_slot_only(path, message):
 
     from agent_framework import Agent, AgentSession
 
-    from lesson_utils import UserMemoryProvider, get_chat_client
+    from lesson_utils import UserMemoryProvider
+    from chat_models import get_chat_client
 
     agent = Agent(
         client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]
@@ -246,7 +254,8 @@ async def resume_correct(path, message):
 
     from agent_framework import Agent, AgentSession
 
-    from lesson_utils import UserMemoryProvider, get_chat_client
+    from lesson_utils import UserMemoryProvider
+    from chat_models import get_chat_client
 
     agent = Agent(
         client=get_chat_client(), instructions="You are a friendly assistant.", context_providers=[UserMemoryProvider()]

@@ -17,7 +17,7 @@ from agent_framework import Agent
 from cortadel import SearchOptions
 
 from lesson_utils import CortadelContextProvider
-from lesson_utils.models import RequestRecorder
+from chat_models import RequestRecorder
 
 MODES = ("text", "hybrid")
 

@@ -16,7 +16,8 @@ import socket
 
 from agent_framework import Agent
 
-from lesson_utils import CortadelMemoryClient, create_memory_tools, get_chat_client
+from lesson_utils import CortadelMemoryClient, create_memory_tools
+from chat_models import get_chat_client
 
 SEEN_ONCE = "Memory is temporarily unavailable; answer without it."  # what one run printed, typed in
 

@@ -21,7 +21,7 @@ def _candidates(questions):
 
 def lesson_constant(dev, test, min_recall):
     """Reports the lesson's RELEVANCE_FLOOR (0.11) on test: dev and min_recall are never looked at."""
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     floor = 0.11
     return floor, score_floor(test, floor)
@@ -29,7 +29,7 @@ def lesson_constant(dev, test, min_recall):
 
 def tuned_on_test(dev, test, min_recall):
     """Picks the floor on test (most test abstention at test recall >= min_recall): the report is overfit."""
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     best = 0.0
     for floor in _candidates(test):
@@ -41,7 +41,7 @@ def tuned_on_test(dev, test, min_recall):
 
 def tuned_on_dev_and_test(dev, test, min_recall):
     """Tunes on dev + test pooled for "more data": the floor depends on the test split."""
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     pooled = list(dev) + list(test)
     best = 0.0
@@ -54,7 +54,7 @@ def tuned_on_dev_and_test(dev, test, min_recall):
 
 def fixed_recall_target(dev, test, min_recall):
     """Ignores min_recall and keeps dev recall@5 >= 0.9, the example target."""
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     best = 0.0
     for floor in _candidates(dev):
@@ -66,7 +66,7 @@ def fixed_recall_target(dev, test, min_recall):
 
 def strict_recall(dev, test, min_recall):
     """Requires dev recall@5 > min_recall: a floor whose recall equals min_recall exactly is refused."""
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     best = 0.0
     for floor in _candidates(dev):
@@ -78,7 +78,7 @@ def strict_recall(dev, test, min_recall):
 
 def one_step_too_far(dev, test, min_recall):
     """Raises the floor until dev recall drops below min_recall and returns that floor: one step too far."""
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     floor = 0.0
     for floor in _candidates(dev):  # the loop variable is the mistake
@@ -89,7 +89,7 @@ def one_step_too_far(dev, test, min_recall):
 
 def coarse_grid(dev, test, min_recall):
     """Tries floors 0.0, 0.1, ..., 1.0 only: the best floor between two grid points is missed."""
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     best = 0.0
     for step in range(11):
@@ -105,7 +105,7 @@ _CHOSEN: list = []
 
 def floor_cached_once(dev, test, min_recall):
     """Tunes on the first call and caches the floor in the module: later calls ignore their dev and min_recall."""
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     if not _CHOSEN:
         best = 0.0
@@ -147,7 +147,7 @@ def _own_score(questions, floor):
 
 def strict_keep_rule(dev, test, min_recall):
     """Scores dev with its own rule, keep a hit when relevance > floor, where the provider keeps it at >= floor."""
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     best, best_abstention = 0.0, -1.0
     for floor in _candidates(dev):
@@ -159,7 +159,7 @@ def strict_keep_rule(dev, test, min_recall):
 
 def reports_on_dev(dev, test, min_recall):
     """Chooses the floor on dev correctly, then reports it on dev too: `test` is never used."""
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     best = 0.0
     for floor in _candidates(dev):
@@ -172,7 +172,7 @@ def reports_on_dev(dev, test, min_recall):
 def lesson_curve_floors(dev, test, min_recall):
     """Tries only the floors of the lesson's curve (0, 0.05, RELEVANCE_FLOOR, 0.2, 0.3), the best of those on dev."""
     from lesson_utils.cortadel.gating import RELEVANCE_FLOOR
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     best = 0.0
     for floor in (0.0, 0.05, RELEVANCE_FLOOR, 0.2, 0.3):
@@ -184,7 +184,7 @@ def lesson_curve_floors(dev, test, min_recall):
 
 def cached_by_min_recall(dev, test, min_recall, _chosen={}):  # noqa: B006 - the mistake itself
     """Caches the chosen floor per min_recall in a mutable default dict: a new dev with the same min_recall reuses it."""
-    from lesson_utils.evaluation.floor_signals import score_floor
+    from memory_evaluation.floor_signals import score_floor
 
     if min_recall not in _chosen:
         best = 0.0

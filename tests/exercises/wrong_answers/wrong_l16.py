@@ -8,9 +8,9 @@ running total), each question in a new session of one agent.
 
 from __future__ import annotations
 
-from lesson_utils.framework_memory import record_every_call
-from lesson_utils.framework_memory.designs import tokens_sent
-from lesson_utils.models.text import token_count
+from chat_models.request_reading import record_every_call
+from memory_evaluation.designs import tokens_sent
+from chat_models.text import token_count
 
 
 async def lesson_table(make_agent, client, questions):

@@ -1,0 +1,1 @@
+"""Lesson 08 (``notebooks/08_cortadel_provider.ipynb``): its named checks (``checks.py``) and exercises (``exercises.py``)."""

@@ -1,0 +1,1 @@
+"""Lesson 17 (``notebooks/17_capstone.ipynb``): its named checks (``checks.py``) and exercises (``exercises.py``)."""

@@ -1,0 +1,1 @@
+"""Lesson 90 (``notebooks/90_options.ipynb``): its named checks (``checks.py``)."""
