@@ -4,7 +4,7 @@ A local model's replies are capped (``LOCAL_MODEL_MAX_TOKENS``, see ``policy.py`
 model cannot write for minutes. A reply that hits the cap stops mid-sentence, and the server says so
 only in the response's finish reason (``length``). Unnamed, that looks like the model's fault: a tool
 call cut in half reads as "this model does not call tools". So the call guard records every reply
-the policy's cap cut and prints one line naming the variable, and :func:`lesson_utils.expect_model`
+the policy's cap cut and prints one line naming the variable, and :func:`course_kit.expect_model`
 reports a claim made on a cut reply as *cut by the cap*, not as something the model did not show.
 
 A cap the caller set itself (a lesson that asks for short replies) is the caller's choice: it is

@@ -142,19 +142,21 @@ def test_without_the_extra_the_package_and_a_lesson_start() -> None:
     done = _without_server_extra("""
         import json, sys
         import lesson_utils
+        import local_memory_server
         import local_memory_server.distill
-        from lesson_utils import start_lesson, UserMemoryProvider, CortadelContextProvider
+        from lesson_utils import UserMemoryProvider, CortadelContextProvider
+        from course_kit import start_lesson
         from course_kit.exercises import check
         lesson = start_lesson()
         try:
-            lesson_utils.start_memory_server
+            local_memory_server.start_memory_server
         except Exception as exc:
             error = (type(exc).__name__, str(exc), isinstance(exc, lesson_utils.LessonError), isinstance(exc, ImportError))
         else:
             error = None
         # A real Cortadel server needs only the client SDK, which is in the core.
         import os
-        from lesson_utils.cortadel import open_memory_server
+        from course_kit import open_memory_server
         os.environ["CORTADEL_BASE_URL"] = "http://cortadel.example:3001"
         remote = open_memory_server(probe=False)
         print(json.dumps({"offline": lesson.offline, "error": error, "remote": [remote.url, remote.local]}))

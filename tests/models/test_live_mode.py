@@ -37,14 +37,14 @@ def stand_in(clean_env):
 def test_live_mode_runs_on_the_configured_model_and_tables_the_claims(stand_in, tmp_path, capfd) -> None:
     talks = notebook(
         tmp_path / "01_talks.ipynb",
-        "from agent_framework import Agent\nfrom lesson_utils import expect_model, start_lesson\n"
+        "from agent_framework import Agent\nfrom course_kit import expect_model, start_lesson\n"
         "lesson = start_lesson()\nreply = await Agent(client=lesson.client).run('Say hi')",
         "expect_model('the model echoed the request', 'Say hi' in reply.text)\n"
         "expect_model('the model answered in French', 'Bonjour' in reply.text, hint='try another model')",
     )
     breaks = notebook(
         tmp_path / "02_breaks.ipynb",
-        "from lesson_utils import expect_model\nexpect_model('shown before the failure', True)",
+        "from course_kit import expect_model\nexpect_model('shown before the failure', True)",
         "raise RuntimeError('this lesson broke')",
         "expect_model('never reached', True)",
     )
@@ -87,8 +87,8 @@ def test_a_lesson_that_ends_without_reaching_its_claims_did_not_run() -> None:
 
 @pytest.mark.full  # slow: live mode runs notebooks on the stand-in
 def test_claims_logs_are_per_notebook_and_cleaned_up(stand_in, tmp_path) -> None:
-    one = notebook(tmp_path / "01_a.ipynb", "from lesson_utils import expect_model\nexpect_model('a', True)")
-    two = notebook(tmp_path / "02_b.ipynb", "from lesson_utils import expect_model\nexpect_model('b', False)")
+    one = notebook(tmp_path / "01_a.ipynb", "from course_kit import expect_model\nexpect_model('a', True)")
+    two = notebook(tmp_path / "02_b.ipynb", "from course_kit import expect_model\nexpect_model('b', False)")
     first, second = live.run_lesson(one, cell_timeout=60), live.run_lesson(two, cell_timeout=60)
     assert [c["claim"] for c in first.claims] == ["a"] and first.shown == ["a"]
     assert [c["claim"] for c in second.claims] == ["b"] and second.not_shown == ["b"]
