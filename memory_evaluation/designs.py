@@ -47,7 +47,7 @@ from agent_framework import (
 
 from lesson_utils.cortadel import CortadelContextProvider, CortadelMemoryClient, create_memory_tools
 from .dataset import Case, Question
-from .haystack import load_cases
+from .haystack import slice_cases
 from chat_models.memory_prompts import recognise
 from chat_models.text import content_stems, token_count
 from chat_models.request_reading import record_every_call, tool_calls
@@ -231,42 +231,13 @@ def cortadel_designs(base_url: str) -> list[Design]:
 
 
 def design_cases(split: str = "test", *, users: int = 1, sessions: int | None = None,
-                 per_ability: int | None = None) -> list[Case]:
-    """The scorecard's first ``users`` users of ``split`` (44 sessions each), optionally cut so every design can replay them.
+                 per_ability: int | None = None, abilities: Sequence[str] | None = None) -> list[Case]:
+    """The scorecard's first ``users`` users of ``split``, cut so every design can replay them (:func:`~.haystack.slice_cases`).
 
-    ``per_ability`` keeps each user's first N questions of each ability. ``sessions`` cuts each history to about
-    that many sessions: every session that holds a kept question's evidence (or a superseded turn) stays, even
-    when there are more of those than ``sessions``, then sessions spread evenly over the rest of the history fill
-    it up to ``sessions``, in their order. Every design replays every user turn
-    through the model, so a cut keeps a notebook or CI run short; kept questions and their evidence are unchanged.
+    Every design replays every user turn through the model, so a cut keeps a notebook or CI run short; kept
+    questions and their evidence are unchanged.
     """
-    if split not in ("dev", "test"):
-        raise ValueError(f"split must be 'dev' or 'test', not {split!r}: tune on dev, report on test")
-    cases = load_cases(split, users=users)  # the one place that knows where the split's users come from
-    if per_ability:
-        cases = [Case(c.user_id, c.sessions, _first_per_ability(c.questions, per_ability), c.phatic) for c in cases]
-    return [_cut(case, sessions) for case in cases] if sessions else cases
-
-
-def _first_per_ability(questions: Sequence[Question], n: int) -> list[Question]:
-    seen: dict[str, int] = {}
-    kept = []
-    for question in questions:
-        seen[question.ability] = seen.get(question.ability, 0) + 1
-        if seen[question.ability] <= n:
-            kept.append(question)
-    return kept
-
-
-def _cut(case: Case, sessions: int) -> Case:
-    needed = {uuid for q in case.questions for uuid in (*q.evidence, *q.superseded)}
-    keep = {n for n, s in enumerate(case.sessions) if any(t.uuid in needed for t in s.turns)}
-    others = [n for n in range(len(case.sessions)) if n not in keep]
-    room = max(sessions - len(keep), 0)
-    if room and others:
-        step = len(others) / room
-        keep |= {others[int(i * step)] for i in range(min(room, len(others)))}
-    return Case(case.user_id, [s for n, s in enumerate(case.sessions) if n in keep], case.questions, case.phatic)
+    return slice_cases(split, users=users, sessions=sessions, per_ability=per_ability, abilities=abilities)
 
 
 def _copy(session: AgentSession) -> AgentSession:

@@ -30,6 +30,7 @@ from functools import lru_cache
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, timedelta
+from collections.abc import Sequence
 from typing import Any
 
 from lesson_utils.cortadel.gating import estimate_tokens
@@ -37,7 +38,7 @@ from local_memory_server.distill import Turn as DistillTurn, distill
 from .dataset import Case, Question, Session, Tracked, Turn
 from .splits import Split, load_split, template_slots
 
-__all__ = ["SEED", "USERS", "SESSIONS", "FILLER_FACTS", "MIN_HISTORY_TOKENS", "assemble", "fresh_cases",
+__all__ = ["SEED", "USERS", "SESSIONS", "FILLER_FACTS", "MIN_HISTORY_TOKENS", "assemble", "fresh_cases", "slice_cases",
            "load_cases"]
 
 SEED = 0                 # the scorecard's own draw; fresh_cases refuses it
@@ -116,6 +117,52 @@ def load_cases(split: str | Split = "dev", *, users: int | None = None, seed: in
     (a slice: the items are always dealt over the full set, so a slice asks a share of them)."""
     loaded = load_split(split) if isinstance(split, str) else split
     return assemble(loaded, seed=seed)[:users]
+
+
+def slice_cases(split: str = "dev", *, users: int = 1, sessions: int | None = None,
+                per_ability: int | None = None, abilities: Sequence[str] | None = None) -> list[Case]:
+    """The scorecard's first ``users`` users of ``split`` (44 sessions each), optionally cut to run in seconds.
+
+    ``abilities`` keeps only questions of those abilities; ``per_ability`` keeps each user's first N questions of
+    each ability. ``sessions`` cuts each history to about that many sessions: every session that holds a kept
+    question's evidence (or a superseded turn) stays, even when there are more of those than ``sessions``, then
+    sessions spread evenly over the rest of the history fill it up to ``sessions``, in their order. Kept questions
+    and their evidence are unchanged; a tracked item (update, keep, withdrawal) stays when all its turns do.
+    """
+    if split not in ("dev", "test"):
+        raise ValueError(f"split must be 'dev' or 'test', not {split!r}: tune on dev, report on test")
+    cases = load_cases(split, users=users)
+    if abilities is not None:
+        cases = [Case(c.user_id, c.sessions, [q for q in c.questions if q.ability in abilities], c.phatic, c.tracked)
+                 for c in cases]
+    if per_ability:
+        cases = [Case(c.user_id, c.sessions, _first_per_ability(c.questions, per_ability), c.phatic, c.tracked)
+                 for c in cases]
+    return [_cut(case, sessions) for case in cases] if sessions else cases
+
+
+def _first_per_ability(questions: Sequence[Question], n: int) -> list[Question]:
+    seen: dict[str, int] = {}
+    kept = []
+    for question in questions:
+        seen[question.ability] = seen.get(question.ability, 0) + 1
+        if seen[question.ability] <= n:
+            kept.append(question)
+    return kept
+
+
+def _cut(case: Case, sessions: int) -> Case:
+    needed = {uuid for q in case.questions for uuid in (*q.evidence, *q.superseded)}
+    keep = {n for n, s in enumerate(case.sessions) if any(t.uuid in needed for t in s.turns)}
+    others = [n for n in range(len(case.sessions)) if n not in keep]
+    room = max(sessions - len(keep), 0)
+    if room and others:
+        step = len(others) / room
+        keep |= {others[int(i * step)] for i in range(min(room, len(others)))}
+    kept = [s for n, s in enumerate(case.sessions) if n in keep]
+    turns = {t.uuid for s in kept for t in s.turns}
+    tracked = [item for item in case.tracked if {*item.current, *item.not_current} <= turns]
+    return Case(case.user_id, kept, case.questions, case.phatic, tracked)
 
 
 def fresh_cases(split: Split, seed: int, *, users: int = USERS) -> list[Case]:

@@ -64,7 +64,7 @@ from .dataset import ABILITIES, DATA_DIR, Case, Question, Tracked
 BATCH_TIMEOUT = 180.0
 
 __all__ = [
-    "ALL_MODES", "ANSWERABLE", "FLOORS_PATH", "MODES", "QuestionResult", "Scorecard", "TrackedResult", "all_memories",
+    "ALL_MODES", "ANSWERABLE", "FLOORS_PATH", "MODES", "QuestionResult", "Scorecard", "ScorecardFigures", "TrackedResult", "all_memories",
     "check_floors",
     "load_floors", "run_scorecard", "side_by_side",
 ]
@@ -303,6 +303,18 @@ class Scorecard:
                 return row[name]
         raise KeyError(f"no row for mode {mode!r}, ability {ability!r}")
 
+    def figures(self) -> dict[str, Any]:
+        """The card's figures without its timings or its question-by-question results: what a stored run keeps.
+
+        Median milliseconds and ingest seconds are left out: they measure the machine, not the memory, so
+        they differ on every run (everything kept is the same on every run of the same code and data)."""
+        return {
+            "rows": [{k: v for k, v in row.items() if k != "median_ms"} for row in self.rows()],
+            "items": {k: v for k, v in self.items().items() if k != "ingest_seconds_per_user"},
+            "mode_summary": [{k: v for k, v in m.items() if k != "median_ms_all_turns"} for m in self.mode_summary()],
+            "meta": {k: v for k, v in self.meta.items() if k != "ingest_seconds"},
+        }
+
     def failures(self, mode: str, kind: str) -> list[QuestionResult]:
         """Questions that failed one way: ``recall`` (evidence not in the top 5), ``update`` (old value
         ranked first or new one missing), or ``abstention`` (something was injected)."""
@@ -314,6 +326,31 @@ class Scorecard:
         if kind == "abstention":
             return [r for r in rs if r.question.ability == "abstention" and not r.abstained]
         raise ValueError("kind must be 'recall', 'update' or 'abstention'")
+
+
+class ScorecardFigures:
+    """A stored scorecard's figures (:meth:`Scorecard.figures`): the same ``metric``, ``rows`` and ``items``, no timings.
+
+    ``source`` says where the figures come from (a stored run, and which command writes it)."""
+
+    def __init__(self, figures: dict[str, Any], source: str = "") -> None:
+        self.figures, self.source = figures, source
+
+    @property
+    def baseline_tokens(self) -> float:
+        return float(self.figures["items"]["baseline_tokens"])
+
+    def rows(self) -> list[dict[str, Any]]:
+        return list(self.figures["rows"])
+
+    def items(self) -> dict[str, Any]:
+        return dict(self.figures["items"])
+
+    def metric(self, mode: str, ability: str, name: str) -> float | None:
+        for row in self.figures["rows"]:
+            if row["mode"] == mode and row["ability"] == ability:
+                return row[name]
+        raise KeyError(f"no row for mode {mode!r}, ability {ability!r}")
 
 
 #: The figures :func:`side_by_side` compares: (label, where it is read, how it is shown).
@@ -329,8 +366,11 @@ SIDE_BY_SIDE = (
 )
 
 
-def side_by_side(cards: dict[str, Scorecard], mode: str = "hybrid") -> str:
-    """A Markdown table of the headline figures of several scorecards (e.g. dev and test) in one mode."""
+def side_by_side(cards: dict[str, Scorecard] | dict[str, ScorecardFigures] | dict[str, Scorecard | ScorecardFigures],
+                 mode: str = "hybrid") -> str:
+    """A Markdown table of the headline figures of several scorecards (e.g. dev and test) in one mode.
+
+    A card may be a :class:`Scorecard` just run or the :class:`ScorecardFigures` of a stored run."""
     names = list(cards)
     lines = ["| " + " | ".join([f"{mode}", *names]) + " |", "|---|" + "---:|" * len(names)]
     for label, where, shown in SIDE_BY_SIDE:
