@@ -178,7 +178,9 @@ class OfflineChatClient(
         if isinstance(decision, ToolCall):
             arguments = json.dumps(decision.arguments, ensure_ascii=False, sort_keys=True)
             call_id = f"call_{zlib.crc32(f'{len(messages)}:{decision.name}:{arguments}'.encode()):08x}"
-            content = Content.from_function_call(call_id, decision.name, arguments=arguments)
+            # Its own occurrence id too: otherwise the framework draws a random one (af-call-<uuid4>), which ends up
+            # in the tool-call message a vector history embeds, and a run stops being repeatable.
+            content = Content.from_function_call(call_id, decision.name, arguments=arguments, id=call_id)
             output_text, finish = f"{decision.name} {arguments}", "tool_calls"
         else:
             assert isinstance(decision, TextReply)

@@ -20,18 +20,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import itertools
 import json
 import os
 import sys
 import tempfile
-import uuid
-from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 from lesson_utils.cortadel.gating import RELEVANCE_FLOOR
 from .abstention import CurvePoint, abstention_curve, curve_table
@@ -86,20 +81,8 @@ async def measure_designs(client_factory: Any = None) -> list[DesignRow]:
     cases = design_cases(**DESIGN_SLICE)
     async with start_memory_server() as server:
         designs = [*framework_designs(), *cortadel_designs(server.url)]
-        with tempfile.TemporaryDirectory(prefix="designs-") as folder, _numbered_function_call_ids():
+        with tempfile.TemporaryDirectory(prefix="designs-") as folder:
             return await run_designs(cases, designs, client_factory=client_factory, folder=folder)
-
-
-@contextlib.contextmanager
-def _numbered_function_call_ids() -> Iterator[None]:
-    """Agent Framework names each function call ``af-call-<uuid4>``, and that id is in the message the vector
-    history stores and embeds: a random id moves the message's embedding, so which turns ``search_history``
-    finds, and the tokens they add, changed from run to run. Numbered ids (still unique) make a run repeatable."""
-    import agent_framework._tools as tools
-
-    counter = itertools.count(1)
-    with mock.patch.object(tools, "uuid4", lambda: uuid.UUID(int=next(counter))):
-        yield
 
 
 def _design_record(rows: list[DesignRow]) -> dict[str, Any]:
