@@ -34,7 +34,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from memory_evaluation import ALL_MODES, DatasetError, check_floors, load_floors, load_longmemeval, load_split, run_scorecard
+from memory_evaluation import (
+    ALL_MODES,
+    DatasetError,
+    check_floors,
+    load_floors,
+    load_longmemeval,
+    load_split,
+    run_scorecard,
+)
 from memory_evaluation.haystack import SEED, assemble
 from memory_evaluation.splits import with_haystack
 

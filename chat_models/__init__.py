@@ -7,7 +7,19 @@ from .backends import BACKENDS, Backend
 from .guard import ModelCallGuard
 from model_config.policy import CallPolicy, read_policy
 from .recording import RequestRecorder
-from .selection import ChatClientInfo, ModelConfigurationError, check_chat_client, describe_chat_client, explain_model_error, find_env_file, get_chat_client, info_for, lesson_environment, load_lesson_env, resolve_model
+from .selection import (
+    ChatClientInfo,
+    ModelConfigurationError,
+    check_chat_client,
+    describe_chat_client,
+    explain_model_error,
+    find_env_file,
+    get_chat_client,
+    info_for,
+    lesson_environment,
+    load_lesson_env,
+    resolve_model,
+)
 
 __all__ = [
     "BACKENDS",

@@ -15,7 +15,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lesson_utils.language import extract_age, extract_name, is_plausible_name, strip_remember_prefix
-from .text import NAME_WORD, capitalize_first, content_stems, looks_like_name, normalize_quotes, sentences, stem, to_second_person, verb_to_base
+from .text import (
+    NAME_WORD,
+    capitalize_first,
+    content_stems,
+    looks_like_name,
+    normalize_quotes,
+    sentences,
+    stem,
+    to_second_person,
+    verb_to_base,
+)
 
 # What the user says about themselves ("my name is alex", "call me Sam", "I'm 31", "remember that …")
 # is read with the shared vocabulary in lesson_utils.language, as the provider and the memory server

@@ -27,7 +27,16 @@ from agent_framework import Message
 from lesson_utils.language import remember_request
 from . import facts as factlib
 from . import jokes, memory_prompts, memory_tools, summaries
-from .text import LETTER, NAME_WORD, capitalize_first, ensure_period, looks_like_name, normalize_quotes, sentences, verb_to_third
+from .text import (
+    LETTER,
+    NAME_WORD,
+    capitalize_first,
+    ensure_period,
+    looks_like_name,
+    normalize_quotes,
+    sentences,
+    verb_to_third,
+)
 
 
 @dataclass(frozen=True)

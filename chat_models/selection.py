@@ -21,7 +21,17 @@ from typing import Any
 
 from agent_framework import Message
 
-from model_config import DEFAULT_OPENAI_MODEL, KINDS, OFFLINE_HINT, ChatClientInfo, ModelConfigurationError, find_env_file, lesson_environment, load_lesson_env, resolve_model
+from model_config import (
+    DEFAULT_OPENAI_MODEL,
+    KINDS,
+    OFFLINE_HINT,
+    ChatClientInfo,
+    ModelConfigurationError,
+    find_env_file,
+    lesson_environment,
+    load_lesson_env,
+    resolve_model,
+)
 from .backends import backend
 from .errors import explain_model_error
 

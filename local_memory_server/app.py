@@ -22,7 +22,13 @@ from .auth import ApiKeys, CallerKey, DetailUser, ListUser, body_user
 from .docs import add_docs_routes
 from .reading import json_body, query
 from .problems import add_problem_handlers
-from .request_models import AddConversationRequest, CreateMemoryRequest, DeleteMemoriesRequest, ListMemoriesQuery, SearchMemoriesRequest
+from .request_models import (
+    AddConversationRequest,
+    CreateMemoryRequest,
+    DeleteMemoriesRequest,
+    ListMemoriesQuery,
+    SearchMemoriesRequest,
+)
 from .service import MemoryService
 
 CreateBody = Annotated[CreateMemoryRequest, Depends(json_body(CreateMemoryRequest))]

@@ -108,7 +108,18 @@ import numpy as np
 from .persons import PersonWords
 from .subject import MODIFIERS, PARTNER, RELATION, fronted_subject, group_member, possessed
 from .timeframe import DATE, RECURRING, TIME_WORDS, not_current
-from .updates import CONTACT, EMAIL, LEAVING, NEW_VALUE_NOW, Fact, Verdict, is_withdrawal, masked, named_subject, value_words
+from .updates import (
+    CONTACT,
+    EMAIL,
+    LEAVING,
+    NEW_VALUE_NOW,
+    Fact,
+    Verdict,
+    is_withdrawal,
+    masked,
+    named_subject,
+    value_words,
+)
 from .updates import WORD as _WORD
 from .updates import withdrawal as withdrawal_of
 

@@ -24,7 +24,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator
 
-from lesson_utils.cortadel_contract import MAX_MESSAGE_CHARS, MAX_MESSAGES_PER_CALL, MAX_QUERY_CHARS, MAX_ROLE_CHARS, MAX_TEXT_CHARS, MAX_TOKEN_BUDGET, MAX_TOP_K, ROLES, utf16_len
+from lesson_utils.cortadel_contract import (
+    MAX_MESSAGE_CHARS,
+    MAX_MESSAGES_PER_CALL,
+    MAX_QUERY_CHARS,
+    MAX_ROLE_CHARS,
+    MAX_TEXT_CHARS,
+    MAX_TOKEN_BUDGET,
+    MAX_TOP_K,
+    ROLES,
+    utf16_len,
+)
 from .search import MODES
 
 NEEDS_USER_ID = "needs_user_id"

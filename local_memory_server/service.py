@@ -37,7 +37,13 @@ from . import classify, search as search_mod
 from .distill import Turn, distill
 from .embeddings import Embedder, EmbeddingError
 from .persons import PersonWords
-from .request_models import AddConversationRequest, CreateMemoryRequest, DeleteMemoriesRequest, ListMemoriesQuery, SearchMemoriesRequest
+from .request_models import (
+    AddConversationRequest,
+    CreateMemoryRequest,
+    DeleteMemoriesRequest,
+    ListMemoriesQuery,
+    SearchMemoriesRequest,
+)
 from .store import MEMORY_TYPES, MemoryRecord, MemoryStore, NewMemory, Written
 from .timestamps import iso, unix_seconds
 from .model_endpoint import ModelAnswerError

@@ -30,7 +30,15 @@ from typing import Any
 import numpy as np
 
 from .classify import MEMORY_TYPES
-from .fulltext import STOPWORDS, TEXT_POSTINGS_BUDGET, FullTextIndex, content_key, normalise_text, owner_token, query_terms
+from .fulltext import (
+    STOPWORDS,
+    TEXT_POSTINGS_BUDGET,
+    FullTextIndex,
+    content_key,
+    normalise_text,
+    owner_token,
+    query_terms,
+)
 from .rows import SCHEMA_VERSION, MemoryRecord, MemoryRows, NewMemory, now
 from .updates import Fact, UpdateDecider, Verdict, make_decider
 from .vectors import IVF_MIN_VECTORS, VectorIndex

@@ -8,7 +8,17 @@ abstention, tokens and latency per ability and search mode.
 
 from .dataset import ABILITIES, Case, DatasetError, Question, Session, Tracked, Turn, load_longmemeval, load_synthetic
 from .haystack import assemble, fresh_cases, load_cases, slice_cases
-from .scorecard import ALL_MODES, MODES, QuestionResult, Scorecard, TrackedResult, check_floors, load_floors, run_scorecard, side_by_side
+from .scorecard import (
+    ALL_MODES,
+    MODES,
+    QuestionResult,
+    Scorecard,
+    TrackedResult,
+    check_floors,
+    load_floors,
+    run_scorecard,
+    side_by_side,
+)
 from .splits import Split, load_split
 
 __all__ = [

@@ -30,7 +30,15 @@ from typing import Any
 
 from lesson_utils.cortadel.gating import RELEVANCE_FLOOR
 from .abstention import CurvePoint, abstention_curve, curve_table
-from .designs import DesignRow, cortadel_designs, design_cases, design_summary, design_table, framework_designs, run_designs
+from .designs import (
+    DesignRow,
+    cortadel_designs,
+    design_cases,
+    design_summary,
+    design_table,
+    framework_designs,
+    run_designs,
+)
 from .haystack import load_cases
 from .scorecard import Scorecard, ScorecardFigures, run_scorecard, side_by_side
 

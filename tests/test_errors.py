@@ -9,7 +9,13 @@ from lesson_utils.cortadel import create_search_memory_tool
 from lesson_utils.cortadel.server_choice import MemoryServerUnreachable
 from lesson_utils.cortadel.user_keys import UserKeyMissing
 from chat_models import ModelConfigurationError
-from lesson_utils.persistence import ConversationBusyError, SessionFormatError, SessionNotFoundError, StaleSessionError, session_to_json
+from lesson_utils.persistence import (
+    ConversationBusyError,
+    SessionFormatError,
+    SessionNotFoundError,
+    StaleSessionError,
+    session_to_json,
+)
 from lesson_utils.scaling.redis_server import RedisUnavailableError
 
 # Each error, built as the package builds it, and the builtin kind callers may still catch.

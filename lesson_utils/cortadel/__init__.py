@@ -12,7 +12,14 @@ from .provider import CortadelContextProvider
 from .server_choice import MemoryServerChoice
 from .rendering import DEFAULT_CONTEXT_PROMPT, render_memories
 from .user_keys import UserKeyMissing, api_key_for, user_keys
-from .tools import ADD_UNAVAILABLE, ALREADY_REMEMBERED, SEARCH_UNAVAILABLE, create_add_memories_tool, create_memory_tools, create_search_memory_tool
+from .tools import (
+    ADD_UNAVAILABLE,
+    ALREADY_REMEMBERED,
+    SEARCH_UNAVAILABLE,
+    create_add_memories_tool,
+    create_memory_tools,
+    create_search_memory_tool,
+)
 
 __all__ = [
     "APP_NAME",

@@ -13,7 +13,15 @@ embedded store (``SqliteSessionStore``) live in :mod:`lesson_utils.persistence`.
 
 from __future__ import annotations
 
-from .redis_server import HOW_TO_GET_REDIS, LessonRedis, RedisUnavailableError, check_redis_url, connect_redis, redis_for_lesson, start_redis_server
+from .redis_server import (
+    HOW_TO_GET_REDIS,
+    LessonRedis,
+    RedisUnavailableError,
+    check_redis_url,
+    connect_redis,
+    redis_for_lesson,
+    start_redis_server,
+)
 from .redis_store import RedisSessionStore
 from .stores import history_providers, is_redis, open_store, stored_history
 from .turn_counter import TurnCounter

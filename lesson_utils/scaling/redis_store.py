@@ -21,7 +21,14 @@ from typing import cast
 import redis
 from agent_framework import AgentSession
 
-from ..persistence import ConversationBusyError, SessionNotFoundError, StaleSessionError, VersionedSession, session_from_json, session_to_json
+from ..persistence import (
+    ConversationBusyError,
+    SessionNotFoundError,
+    StaleSessionError,
+    VersionedSession,
+    session_from_json,
+    session_to_json,
+)
 from .redis_server import RedisUnavailableError, redact_url, connect_redis
 
 __all__ = ["RedisSessionStore"]

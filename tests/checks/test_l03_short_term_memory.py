@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from agent_framework import EXCLUDED_KEY, GROUP_ANNOTATION_KEY, SUMMARY_OF_MESSAGE_IDS_KEY, AgentSession, Message
 
-from course_kit.lessons.l03_short_term_memory.checks import cut_only_when_over, grew_every_turn, histories_within, is_summary, sent_stored_summary_instead, sent_whole_history, stored_but_excluded, summarised_ids, sent_verbatim, summary_replaced_older_turns, turns_sent
+from course_kit.lessons.l03_short_term_memory.checks import (
+    cut_only_when_over,
+    grew_every_turn,
+    histories_within,
+    is_summary,
+    sent_stored_summary_instead,
+    sent_whole_history,
+    stored_but_excluded,
+    summarised_ids,
+    sent_verbatim,
+    summary_replaced_older_turns,
+    turns_sent,
+)
 from lesson_utils.context_budget import message_tokens
 
 TURNS = ["Hi, I'm Priya.", "Best season for Kyoto?", "I travel with Ravi.", "What's my name?"]

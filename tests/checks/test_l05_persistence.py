@@ -9,7 +9,14 @@ from pathlib import Path
 
 from agent_framework import AgentSession, Message
 
-from course_kit.lessons.l05_persistence.checks import continues, retells, history_texts, json_on_disk, ran_in_another_process, set_aside
+from course_kit.lessons.l05_persistence.checks import (
+    continues,
+    retells,
+    history_texts,
+    json_on_disk,
+    ran_in_another_process,
+    set_aside,
+)
 
 
 def _session(session_id: str, *texts: str) -> AgentSession:

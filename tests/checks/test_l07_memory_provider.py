@@ -9,7 +9,13 @@ from cortadel import ChatMessage
 
 import pytest
 
-from course_kit.lessons.l07_build_a_memory_provider.checks import error_of, fix_table, has_error_content, line_of, stored_texts
+from course_kit.lessons.l07_build_a_memory_provider.checks import (
+    error_of,
+    fix_table,
+    has_error_content,
+    line_of,
+    stored_texts,
+)
 
 TURN = [ChatMessage(role="user", content="I moved to Oslo."), ChatMessage(role="assistant", content="Noted.")]
 

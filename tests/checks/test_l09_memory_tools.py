@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from agent_framework import AgentResponse, Content, FunctionTool, Message
 
-from course_kit.lessons.l09_memory_tools.checks import called_tool, injected_once_mentioning, show_tool_calls, tool_results, tools_called
+from course_kit.lessons.l09_memory_tools.checks import (
+    called_tool,
+    injected_once_mentioning,
+    show_tool_calls,
+    tool_results,
+    tools_called,
+)
 
 
 def search_memory(query: str) -> str:

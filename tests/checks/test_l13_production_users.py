@@ -5,7 +5,14 @@ from __future__ import annotations
 from agent_framework import Agent, AgentSession, Message
 from cortadel import CortadelError, SearchHit
 
-from course_kit.lessons.l13_production_users.checks import each_source_kept_apart, given_only_their_own, one_agent_per_user, one_quoted_bullet, only_bullets_under, status_of
+from course_kit.lessons.l13_production_users.checks import (
+    each_source_kept_apart,
+    given_only_their_own,
+    one_agent_per_user,
+    one_quoted_bullet,
+    only_bullets_under,
+    status_of,
+)
 from lesson_utils.cortadel import CortadelContextProvider, render_memories
 from lesson_utils.cortadel.rendering import DEFAULT_CONTEXT_PROMPT
 from chat_models.offline import OfflineChatClient

@@ -16,7 +16,14 @@ from pathlib import Path
 import pytest
 from agent_framework import AgentSession, Message
 
-from course_kit.lessons.l14_scaling_out.checks import all_answered, carried_every_earlier_turn, messages_in_session, stored_versions, turns_in_history, updates_lost
+from course_kit.lessons.l14_scaling_out.checks import (
+    all_answered,
+    carried_every_earlier_turn,
+    messages_in_session,
+    stored_versions,
+    turns_in_history,
+    updates_lost,
+)
 from lesson_utils.errors import LessonError
 from lesson_utils.persistence import SqliteSessionStore, session_to_json
 from lesson_utils.scaling import Turn

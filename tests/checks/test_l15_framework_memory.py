@@ -7,7 +7,17 @@ from types import SimpleNamespace
 
 from agent_framework import AgentResponse, Content, Message
 
-from course_kit.lessons.l15_framework_memory.checks import answered_from, consolidation_inputs, index_links_every_topic, learned_by, requests_with_prompt, rewrote_one_file, sent_both_paraphrases, sent_turn_without_tools, tool_found
+from course_kit.lessons.l15_framework_memory.checks import (
+    answered_from,
+    consolidation_inputs,
+    index_links_every_topic,
+    learned_by,
+    requests_with_prompt,
+    rewrote_one_file,
+    sent_both_paraphrases,
+    sent_turn_without_tools,
+    tool_found,
+)
 from chat_models.offline import ModelRequest
 
 

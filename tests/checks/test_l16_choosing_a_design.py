@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from course_kit.lessons.l16_choosing_a_memory_design.checks import cheapest_that_recalled, mentions, per_turn, the_least, the_most
+from course_kit.lessons.l16_choosing_a_memory_design.checks import (
+    cheapest_that_recalled,
+    mentions,
+    per_turn,
+    the_least,
+    the_most,
+)
 from memory_evaluation.designs import DesignRow
 
 

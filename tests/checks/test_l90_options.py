@@ -7,7 +7,15 @@ from types import SimpleNamespace as NS
 
 import pytest
 
-from course_kit.lessons.l90_options.checks import app_names_sent, came_back_reranked, log_records, mentions, stored_with, two_turns, whose_facts
+from course_kit.lessons.l90_options.checks import (
+    app_names_sent,
+    came_back_reranked,
+    log_records,
+    mentions,
+    stored_with,
+    two_turns,
+    whose_facts,
+)
 
 
 def _hits(*similarities: float, rerank: bool = True) -> NS:

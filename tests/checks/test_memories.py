@@ -5,7 +5,15 @@ from __future__ import annotations
 import asyncio
 from types import SimpleNamespace
 
-from course_kit.checks.memories import has_current, has_outdated, memories_mentioning, mentions, stored_facts, was_superseded, was_withdrawn
+from course_kit.checks.memories import (
+    has_current,
+    has_outdated,
+    memories_mentioning,
+    mentions,
+    stored_facts,
+    was_superseded,
+    was_withdrawn,
+)
 
 
 def _item(id_, content, current=True, superseded_by=None, invalid_at=None):

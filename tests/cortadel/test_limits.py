@@ -7,7 +7,17 @@ from agent_framework import Agent, Message
 from cortadel import ChatMessage, CortadelError
 
 from lesson_utils import CortadelContextProvider, create_memory_tools
-from lesson_utils.cortadel.limits import MAX_MESSAGE_CHARS, MAX_MESSAGES_PER_CALL, MAX_QUERY_CHARS, batch_messages, build_query, cut_text, fit_messages, split_text, utf16_len
+from lesson_utils.cortadel.limits import (
+    MAX_MESSAGE_CHARS,
+    MAX_MESSAGES_PER_CALL,
+    MAX_QUERY_CHARS,
+    batch_messages,
+    build_query,
+    cut_text,
+    fit_messages,
+    split_text,
+    utf16_len,
+)
 
 
 def agent_with(chat, provider) -> Agent:

@@ -15,7 +15,14 @@ from agent_framework import AgentSession, Message, SessionContext
 
 from lesson_utils import CortadelContextProvider
 from lesson_utils.cortadel.limits import MAX_QUERY_CHARS
-from lesson_utils.cortadel.query_rewriting import KEEP_TURNS, RECENT_TURNS_KEY, follow_up_query, recent_turns, refers_back, remember_turn
+from lesson_utils.cortadel.query_rewriting import (
+    KEEP_TURNS,
+    RECENT_TURNS_KEY,
+    follow_up_query,
+    recent_turns,
+    refers_back,
+    remember_turn,
+)
 
 
 async def say(provider, session, text):

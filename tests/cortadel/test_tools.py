@@ -6,7 +6,12 @@ import pytest
 from agent_framework import Agent, FunctionTool
 from cortadel import CortadelError
 
-from lesson_utils import CortadelContextProvider, create_add_memories_tool, create_memory_tools, create_search_memory_tool
+from lesson_utils import (
+    CortadelContextProvider,
+    create_add_memories_tool,
+    create_memory_tools,
+    create_search_memory_tool,
+)
 from lesson_utils.cortadel.client import APP_NAME
 
 

@@ -13,7 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from memory_evaluation import ABILITIES, assemble, check_floors, load_floors, load_longmemeval, load_split, run_scorecard
+from memory_evaluation import (
+    ABILITIES,
+    assemble,
+    check_floors,
+    load_floors,
+    load_longmemeval,
+    load_split,
+    run_scorecard,
+)
 
 pytestmark = pytest.mark.slow
 TINY = Path(__file__).with_name("data") / "tiny_longmemeval.json"

@@ -6,7 +6,18 @@ import pytest
 from agent_framework import Agent
 
 from memory_evaluation.dataset import Case, Question, Session, Turn
-from memory_evaluation.designs import DESIGNS, Design, DesignRow, cortadel_designs, design_cases, design_summary, design_table, evidence_in, framework_designs, run_designs
+from memory_evaluation.designs import (
+    DESIGNS,
+    Design,
+    DesignRow,
+    cortadel_designs,
+    design_cases,
+    design_summary,
+    design_table,
+    evidence_in,
+    framework_designs,
+    run_designs,
+)
 from local_memory_server import start_memory_server
 from chat_models import OfflineChatClient
 

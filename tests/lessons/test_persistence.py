@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 from agent_framework import Agent, AgentSession, Message
 
-from lesson_utils import SessionFormatError, SqliteSessionStore, UserMemoryProvider, load_session, save_session, session_from_json, session_to_json
+from lesson_utils import (
+    SessionFormatError,
+    SqliteSessionStore,
+    UserMemoryProvider,
+    load_session,
+    save_session,
+    session_from_json,
+    session_to_json,
+)
 from lesson_utils.persistence import SessionNotFoundError
 
 from ..fakes import FakeChatClient

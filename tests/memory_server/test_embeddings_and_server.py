@@ -13,7 +13,13 @@ import pytest
 from cortadel import CortadelClient, SearchOptions, SyncCortadelClient
 
 from local_memory_server import MemoryServer, default_db_path, embeddings, start_memory_server
-from local_memory_server.embeddings import EmbeddingError, HashingEmbedder, OpenAICompatibleEmbedder, sha256_of, tokenizer_path
+from local_memory_server.embeddings import (
+    EmbeddingError,
+    HashingEmbedder,
+    OpenAICompatibleEmbedder,
+    sha256_of,
+    tokenizer_path,
+)
 
 
 def test_vendored_tokenizer_matches_its_pinned_checksum_and_notice():

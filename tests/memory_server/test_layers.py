@@ -7,7 +7,13 @@ import pytest
 
 from local_memory_server import start_memory_server
 from local_memory_server.embeddings import EmbeddingError
-from local_memory_server.request_models import NEEDS_USER_ID, CreateMemoryRequest, DeleteMemoriesRequest, ListMemoriesQuery, SearchMemoriesRequest
+from local_memory_server.request_models import (
+    NEEDS_USER_ID,
+    CreateMemoryRequest,
+    DeleteMemoriesRequest,
+    ListMemoriesQuery,
+    SearchMemoriesRequest,
+)
 from local_memory_server.server import build_service
 from local_memory_server.service import NotFound
 

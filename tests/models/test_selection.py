@@ -8,7 +8,15 @@ import sys
 import pytest
 
 from chat_models.guard import is_guarded
-from chat_models import ModelConfigurationError, OfflineChatClient, describe_chat_client, find_env_file, get_chat_client, load_lesson_env, resolve_model
+from chat_models import (
+    ModelConfigurationError,
+    OfflineChatClient,
+    describe_chat_client,
+    find_env_file,
+    get_chat_client,
+    load_lesson_env,
+    resolve_model,
+)
 
 
 @pytest.fixture

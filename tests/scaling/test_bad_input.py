@@ -11,7 +11,16 @@ from agent_framework import AgentSession
 
 from lesson_utils.persistence import SessionFormatError
 from lesson_utils.resume import child_env
-from lesson_utils.scaling import HOW_TO_GET_REDIS, RedisSessionStore, RedisUnavailableError, check_redis_url, connect_redis, open_store, redis_for_lesson, start_redis_server
+from lesson_utils.scaling import (
+    HOW_TO_GET_REDIS,
+    RedisSessionStore,
+    RedisUnavailableError,
+    check_redis_url,
+    connect_redis,
+    open_store,
+    redis_for_lesson,
+    start_redis_server,
+)
 
 from .conftest import needs_redis
 

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 from agent_framework import AgentSession
 
-from lesson_utils.persistence import ConversationBusyError, SessionNotFoundError, SqliteSessionStore, StaleSessionError, VersionedSessionStore
+from lesson_utils.persistence import (
+    ConversationBusyError,
+    SessionNotFoundError,
+    SqliteSessionStore,
+    StaleSessionError,
+    VersionedSessionStore,
+)
 
 
 def counted(session: AgentSession) -> int:
