@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .stored_json import write_json
+
 __all__ = ["MODEL", "MODEL_RUN", "STORED", "compare_readers", "model_read_every_turn", "model_was_more_accurate",
            "readers_table", "stored_comparison"]
 
@@ -112,12 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help=f"compute the comparison again and store it in {STORED}")
     args = parser.parse_args(argv)
     if args.write:
-        comparison = compare_readers()
-        tmp = STORED.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(comparison, handle, indent=1)
-            handle.write("\n")
-        os.replace(tmp, STORED)
+        write_json(STORED, compare_readers(), indent=1)
     print(readers_table())
     return 0
 

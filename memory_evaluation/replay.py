@@ -16,6 +16,8 @@ from typing import Any
 
 from local_memory_server.model_endpoint import ModelAnswerError, ModelEndpoint
 
+from .stored_json import write_json
+
 __all__ = ["ReplayEndpoint"]
 
 
@@ -58,7 +60,4 @@ class ReplayEndpoint(ModelEndpoint):
         return self.answers[key]["answer"]
 
     def save(self) -> None:
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(self.answers, handle)
-        os.replace(tmp, self.path)
+        write_json(self.path, self.answers, end="")

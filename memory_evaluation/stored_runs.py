@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 import tempfile
 from dataclasses import asdict
@@ -41,6 +40,7 @@ from .designs import (
 )
 from .haystack import load_cases
 from .scorecard import Scorecard, ScorecardFigures, run_scorecard, side_by_side
+from .stored_json import write_json
 
 __all__ = ["CURVE_FLOORS", "DESIGNS", "DESIGN_SLICE", "SCORECARDS", "SCORECARD_USERS", "measure_designs",
            "measure_scorecards", "score_splits", "shown_figures", "stored_designs", "stored_scorecards"]
@@ -125,23 +125,15 @@ def _read(path: Path) -> dict[str, Any]:
         return json.load(handle)
 
 
-def _write(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1, ensure_ascii=False)
-        handle.write("\n")
-    os.replace(tmp, path)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Lessons 11 and 16's stored measurements: print them, or measure and store.")
     parser.add_argument("--write", choices=("scorecards", "designs"), action="append", default=[],
                         help="measure again offline and store (repeat for both)")
     args = parser.parse_args(argv)
     if "scorecards" in args.write:
-        _write(SCORECARDS, asyncio.run(measure_scorecards()))
+        write_json(SCORECARDS, asyncio.run(measure_scorecards()), indent=1, ensure_ascii=False)
     if "designs" in args.write:
-        _write(DESIGNS, _design_record(asyncio.run(measure_designs())))
+        write_json(DESIGNS, _design_record(asyncio.run(measure_designs())), indent=1, ensure_ascii=False)
     dev, test, points = stored_scorecards()
     print(side_by_side({"dev": dev, "test": test}), "", curve_table(points), "", sep="\n")
     print(design_table(list(design_summary(stored_designs()).values())))
