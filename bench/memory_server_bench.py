@@ -46,7 +46,7 @@ from lesson_utils.memory_server.embeddings import default_embedder
 from lesson_utils.memory_server.server import MemoryServer, bind_socket
 from lesson_utils.memory_server.service import MemoryService
 from lesson_utils.memory_server.store import IVF_MIN_VECTORS, MemoryStore, NewMemory
-from lesson_utils.memory_server.updates import masked
+from lesson_utils.reader.changes import masked
 
 EVAL = ROOT / "tests" / "memory_server" / "data" / "recall_eval.json"
 NAMES = "Alex Sam Priya Jonas Mei Tomas Ines Kofi Lena Omar Yuki Clara Ravi Noor Elena Felix".split()

@@ -29,7 +29,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from .language import PERSONAL_FACTS, content_words
+from .reader.speaker import PERSONAL_FACTS, content_words
 from .models import describe_chat_client
 from .models.cap import RECORD as CAP_RECORD
 from .models.cap import cuts_so_far

@@ -2,7 +2,7 @@
 
 The same table goes through the user-memory provider (lessons 04–06, through the framework's
 ``after_run``) and through the offline lesson model (asked afterwards "What is my name?"). Both
-use :mod:`lesson_utils.language`; if either grows its own vocabulary again, a row here disagrees.
+use :mod:`lesson_utils.reader.speaker`; if either grows its own vocabulary again, a row here disagrees.
 The memory server's distiller is the third reader: its row is the last test below.
 """
 
@@ -12,7 +12,7 @@ import pytest
 from agent_framework import Agent
 
 from lesson_utils import OfflineChatClient, UserMemoryProvider
-from lesson_utils.language import remember_request, strip_remember_prefix
+from lesson_utils.reader.speaker import remember_request, strip_remember_prefix
 
 from .fakes import FakeChatClient
 
@@ -106,7 +106,7 @@ def test_the_request_comes_off_the_front_of_a_statement_only() -> None:
 # the "The user's name is …" fact it distils from the same words (the fact that lets later turns say
 # "Alex …" and that the server's name slot supersedes).
 def test_the_server_distiller_reads_names_as_the_table_says() -> None:
-    from lesson_utils.memory_server.distill import Turn, distill, find_name
+    from lesson_utils.reader.statements import Turn, distill, find_name
 
     disagreements = [
         (text, found, name)
@@ -119,7 +119,7 @@ def test_the_server_distiller_reads_names_as_the_table_says() -> None:
 
 
 def test_the_server_distiller_takes_requests_to_remember_off_as_the_language_module_does() -> None:
-    from lesson_utils.memory_server.distill import Turn, distill
+    from lesson_utils.reader.statements import Turn, distill
 
     said = "Please make a note that my dog is called Rex. For the record, I'm vegan."
     assert [f.text for f in distill([Turn("user", said)], known_name="Ada")] == ["Ada's dog is called Rex.", "Ada is vegan."]

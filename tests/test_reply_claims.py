@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from lesson_utils.claims import builds_on, knows_nothing_about
-from lesson_utils.language import ages_stated, content_words, names_stated, places_stated
+from lesson_utils.reader.speaker import ages_stated, content_words, names_stated, places_stated
 
 # What real small models answered when they had been sent no such fact (issue 22): each one invents it.
 REAL_INVENTED = [

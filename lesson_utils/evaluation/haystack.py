@@ -33,7 +33,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from ..cortadel.gating import estimate_tokens
-from ..memory_server.distill import Turn as DistillTurn, distill
+from ..reader.statements import Turn as DistillTurn, distill
 from .dataset import Case, Question, Session, Tracked, Turn
 from .splits import Split, load_split, template_slots
 

@@ -229,7 +229,7 @@ def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None, e
 def main(argv: list[str] | None = None) -> int:
     from ..memory_server.server import UNDERSTANDING, build_service
     from ..memory_server.understanding import GUARDS, ModelReader
-    from ..memory_server.updates import DECIDERS
+    from ..reader import DECIDERS
     from .replay import ReplayEndpoint
 
     parser = argparse.ArgumentParser(description="Score knowledge-update pairs on the local memory server.")

@@ -57,8 +57,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .subject import about_someone_else
-from .timeframe import about_now, not_current
+from ..reader import about_now, about_someone_else, not_current
 
 __all__ = [
     "BACKGROUND", "COEFFICIENTS", "FEATURES", "FITTED_MODEL", "FITTED_ON", "INTERCEPT", "PRIOR_SIMILARITY",

@@ -113,7 +113,7 @@ def test_the_core_declares_none_of_the_server() -> None:
 
 def test_importing_the_distiller_loads_no_web_server() -> None:
     code = (
-        "import sys, lesson_utils.memory_server.distill, lesson_utils.memory_server.meaning; "
+        "import sys, lesson_utils.reader.statements, lesson_utils.reader.changes; "
         "print(sorted(m for m in ('uvicorn', 'fastapi', 'starlette', 'onnxruntime', 'tokenizers') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
@@ -142,7 +142,7 @@ def test_without_the_extra_the_package_and_a_lesson_start() -> None:
     done = _without_server_extra("""
         import json, sys
         import lesson_utils
-        import lesson_utils.memory_server.distill
+        import lesson_utils.reader.statements
         from lesson_utils import start_lesson, UserMemoryProvider, CortadelContextProvider
         from lesson_utils.exercises import check
         lesson = start_lesson()

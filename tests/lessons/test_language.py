@@ -1,4 +1,4 @@
-"""lesson_utils.language: the vocabulary and rules, on their own and free of the framework."""
+"""lesson_utils.reader.speaker: the vocabulary and rules, on their own and free of the framework."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
-from lesson_utils import language, user_memory
-from lesson_utils.language import NOT_A_NAME, extract_age, extract_name, is_plausible_name
+from lesson_utils import user_memory
+from lesson_utils.reader import speaker as language
+from lesson_utils.reader.speaker import NOT_A_NAME, extract_age, extract_name, is_plausible_name
 
 # The inputs lesson 04's few-line provider gets wrong, and what the rules make of them.
 LESSON_04_FAILURES = [
@@ -75,5 +76,5 @@ def test_the_provider_module_uses_these_rules_not_a_copy() -> None:
 
 
 def test_the_module_needs_no_framework_so_the_model_and_server_can_share_it() -> None:
-    code = "import sys, lesson_utils.language; assert 'agent_framework' not in sys.modules, sorted(sys.modules)"
+    code = "import sys, lesson_utils.reader.speaker; assert 'agent_framework' not in sys.modules, sorted(sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -15,9 +15,9 @@ from cortadel import ChatMessage, SyncCortadelClient
 from lesson_utils.evaluation.pairs import main as pairs_main
 from lesson_utils.memory_server import start_memory_server
 from lesson_utils.memory_server.__main__ import main as server_main
-from lesson_utils.memory_server.meaning import MeaningDecider
+from lesson_utils.reader.changes import MeaningDecider
 from lesson_utils.memory_server.model_decider import ModelDecider
-from lesson_utils.memory_server.updates import Fact, UpdateDecider, Verdict
+from lesson_utils.reader.changes import Fact, UpdateDecider, Verdict
 from lesson_utils.models import ModelConfigurationError
 from tests.models.conftest import MODEL_VARIABLES
 from tests.models.stand_in_server import StandInServer

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lesson_utils.memory_server.store import MemoryStore, NewMemory
-from lesson_utils.memory_server.updates import Fact, Verdict
+from lesson_utils.reader.changes import Fact, Verdict
 
 
 def _unit(rows: np.ndarray) -> np.ndarray:

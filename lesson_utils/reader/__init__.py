@@ -1,0 +1,55 @@
+"""The offline reader: the one small, deliberately limited reader of English the course ships.
+
+Why: understanding English is a model's job (``memory_server/understanding.py`` asks one when the lessons have a
+model). With no model, the memory server's write path, the offline lesson model and lesson 04's provider need a
+stand-in, and they share this one, so "my name is priya" means Priya everywhere. It is a handful of general
+patterns, not a rule per phrasing; what it cannot read, it leaves alone (a wrong memory is worse than none).
+
+Reads:
+
+- first-person statements, split at "and"/"but"/"," before a new "I"/"my": "I live in Lyon", "my favourite colour
+  is teal", "I usually ship on Fridays" (restated as "The user usually ships on Fridays.", or with the user's name);
+- the speaker's name and age: "my name is priya", "I'm Alex", "call me Sam", "I'm 31", "I just turned 40";
+- "remember that …", "forget that …", and standing instructions: "from now on, answer in French";
+- a change of a single-valued attribute (home, name, age, employer, job, partner, car, phone, e-mail, schedule, a
+  favourite of one kind) when both facts name their values: "I live in Lyon" → "I moved to Porto", by the nearest
+  labelled examples (``changes.py``);
+- a withdrawal by a verb of leaving with nothing in its place: "I no longer play darts", "I quit the choir",
+  "I'm not vegan any more"; and a change told with its departure: "I left Acme and joined Kestrel";
+- "likes X" ⇄ "does not like X" (the newer wins), and "also"/"another" (one more, nothing replaced).
+
+Does not read:
+
+- a statement with no "I" or "my": "Speak Dutch", "paramedic in Bristol", "forty now", "new flat in Leith";
+- a change told only by its new value, with no wording the examples share ("it's Porto these days");
+- corrections ("X, not Y"), hedges and reported speech ("my sister says I …"), questions that tell ("did I
+  mention I moved?"), two people as one subject ("Marco and I split up");
+- lower-case names after "I'm"/"call me" ("call me bex"), ages in words ("forty-two"), relative dates;
+- someone else's news beyond a relation word after a possessive ("the user's brother …"): "Ivy from my choir …";
+- the past or a wish beyond a few markers ("as a child", "used to", "would love to").
+"""
+
+from __future__ import annotations
+
+from .changes import (
+    DECIDERS, about_now, about_someone_else, not_current, Fact, MeaningDecider, UpdateDecider, Verdict, is_withdrawal, make_decider, masked, verdict, withdrawal,
+)
+from .kinds import MEMORY_TYPES, categorize, classify_memory_type, coerce_memory_type, gist
+from .speaker import (
+    COMMON_WORDS, INSTRUCTION_PHRASES, NOT_A_NAME, PERSONAL_FACTS, REMEMBER_PHRASES, ages_stated, content_words,
+    extract_age, extract_name, instruction_request, is_plausible_age, is_plausible_name, names_stated, places_stated,
+    remember_request, strip_remember_prefix,
+)
+from .statements import Turn, distill, find_name
+
+LIMITS = __doc__.split("Reads:", 1)[1].strip()  # what a lesson shows: the reader's own list of what it reads and not
+
+__all__ = [
+    "about_now", "about_someone_else", "not_current",
+    "COMMON_WORDS", "DECIDERS", "Fact", "INSTRUCTION_PHRASES", "LIMITS", "MEMORY_TYPES", "MeaningDecider", "NOT_A_NAME",
+    "PERSONAL_FACTS", "REMEMBER_PHRASES", "Turn", "UpdateDecider", "Verdict", "ages_stated", "categorize",
+    "classify_memory_type", "coerce_memory_type", "content_words", "distill", "extract_age", "extract_name",
+    "find_name", "gist", "instruction_request", "is_plausible_age", "is_plausible_name", "is_withdrawal",
+    "make_decider", "masked", "names_stated", "places_stated", "remember_request", "strip_remember_prefix", "verdict",
+    "withdrawal",
+]

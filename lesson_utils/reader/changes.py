@@ -1,0 +1,360 @@
+"""When a new fact replaces a stored one, and when a sentence takes a fact back: the offline update decider.
+
+Why: "I moved to Porto" must make "The user lives in Lyon" not current, while "I also have a cat" must not
+replace "The user has a dog". The store asks an :class:`UpdateDecider` and nothing else
+(``memory_server/store.py``); the interface is small so that deciders can be swapped and compared::
+
+    attribute(fact) -> str | None          # the single-valued attribute it fills for the user ("home", "job" …)
+    decide(new, stored) -> list[Verdict]   # SAME (a duplicate), SUPERSEDES (the stored one ends) or UNRELATED
+    retracts(withdrawal, stored) -> list[bool]
+
+The offline decider (:class:`MeaningDecider`) is general, not a list of phrasings:
+
+1. **attribute by meaning** — a fact's vector and its masked twin's ("The user lives in X.", values replaced)
+   are compared with labelled example facts (``memory_server/data/update_exemplars.txt``); the nearest examples
+   vote, both readings must agree. The non-single-valued labels are near misses (trips, likes, everyday news)
+   that fill no slot. A "favourite <kind>" names its kind; an e-mail address is the email attribute.
+2. **value** — the words of a fact that are not its attribute's wording (the words its examples share) are its
+   value: two facts of one single-valued attribute with different values conflict, the same value is ``SAME``.
+3. a few rules where a rule is simplest: a fact about someone else (a relation word after the user's
+   possessive, a named person other than the user) or not about now (the past, a wish) fills no attribute;
+   "also"/"another" adds; "likes tea" and "does not like tea" are one fact with the sign flipped (the newer wins);
+   a verb of leaving with nothing in its place ("no longer …", "quit …", "sold …") is a withdrawal, and with an
+   arrival after it ("left Acme and joined Kestrel") a change that replaces what was left.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from .speaker import is_plausible_name
+
+__all__ = ["about_now", "about_someone_else", "not_current", "CONTACT", "DECIDERS", "EMAIL", "EXEMPLARS", "Fact", "MeaningDecider", "SINGLE_VALUED", "UpdateDecider",
+           "Verdict", "is_withdrawal", "labelled_lines", "make_decider", "masked", "poll", "verdict", "withdrawal"]
+
+#: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
+DECIDERS = ("meaning", "model")
+EXEMPLARS = Path(__file__).parents[1] / "memory_server" / "data" / "update_exemplars.txt"
+SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
+#: How many nearest examples vote, how fast a vote fades with distance, and how near the nearest must be, in the
+#: fact's own reading and in its masked twin's.
+NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, (0.35, 0.5)
+#: How much a label keeps when one reading gives it nothing (the product of the two readings' shares).
+AGREEMENT = 0.05
+_EXAMPLES: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A fact as the store holds it: its text and its unit-length embedding vector."""
+
+    text: str
+    vector: np.ndarray
+
+
+class Verdict(str, Enum):
+    """What a new fact does to one stored fact."""
+
+    SAME = "same"
+    SUPERSEDES = "supersedes"
+    UNRELATED = "unrelated"
+
+
+@runtime_checkable
+class UpdateDecider(Protocol):
+    """Decides knowledge updates for the store (see the module docstring)."""
+
+    name: str
+
+    def attribute(self, fact: Fact) -> str | None: ...
+
+    def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]: ...
+
+    def retracts(self, withdrawal: Fact, stored: Sequence[Fact]) -> list[bool]: ...
+
+
+_WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+#: A way to reach the user: an e-mail address or a phone-length number.
+CONTACT = re.compile(rf"{EMAIL.pattern}|\+?\d[\d\s\-]{{5,}}\d")
+#: A value: an address, a number, or capitalised words inside a sentence (not its first word, "The" or "I").
+_VALUE = re.compile(rf"{EMAIL.pattern}|\+?\d(?:[\d\s\-:.]*\d)?|(?<=[\w,;] )(?!The\b|I\b)[A-Z][\w'\-]*(?: [A-Z][\w'\-]*)*")
+#: Leaving something: with nothing in its place a withdrawal, with an arrival after it a change.
+_LEAVING = (r"no longer|(?:not\b|n't)(?:\s+[\w'-]+){0,8}?\s+any ?(?:more|longer)|stopped|quit|left|sold|gave up|resigned from|moved out of|"
+            r"broke up with|split (?:up )?(?:with|from)|divorced|cancell?ed|dropped out of|got rid of")
+_CUE_WORDS = frozenset("no not longer any more anymore stopped gave up resigned out broke split divorced".split())
+_CUE = re.compile(rf"\b(?:{_LEAVING})\b", re.IGNORECASE)
+#: After a verb of leaving, what was said in its place: "… and joined Kestrel", "…, now in Leeds", "…; it's X now".
+_ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:(?:they|the user)\s+)?(?:now|then|\w+ed|became|bought|got|took|is|are)\b"
+                      r"|[,;\u2014\u2013]\s*(?:now|it's|it is|they|the user)\b|\bnow$|\binstead\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|n't)\b", re.IGNORECASE)
+_ADDITIVE = re.compile(r"\b(?:also|another|an? (?:second|third)|one of)\b|\b(?:too|as well)(?=\s*(?:$|[,.;]))", re.IGNORECASE)
+#: Someone else's fact: it opens with a relation word after the user's possessive ("The user's brother lives in Oslo"),
+#: or with a member of some group ("Mia from their book club …"); group ``who`` names the person.
+_SOMEONE = re.compile(r"^(?:(?:The user's|Their|[A-Z]\w+'s)\s+(?:\w+\s+)?(?P<who>mum|mom|mother|dad|father|parent|brother|"
+                      r"sister|son|daughter|kid|child|children|wife|husband|partner|boyfriend|girlfriend|friend|"
+                      r"colleague|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|grand\w+|dog|cat|pet|horse)s?\b"
+                      r"(?!\s+(?:is|was)\s+(?:called|named)\b)|(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s)")
+#: Not now: the distant past or a wish ("as a child", "years ago", "used to", "would love to", "dreams of").
+_NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|years ago|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
+                      r"would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|one day|someday)\b", re.IGNORECASE)
+_KIND = re.compile(r"\bfavou?rite\s+([a-z]+)", re.IGNORECASE)
+_PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice)\b", re.IGNORECASE)
+_STOP = frozenset("""i me my we our a an the of in on at to for from with by and or but so as into about over after
+    before since until than then now currently still just really also too very is am are was were be been being has
+    have had do does did will would can could should may might must this that these those it its they them their
+    there here which who what when user user's new old these days ago last next month week year years started
+    moved became got switched changed joined signed left quit sold bought now again""".split())
+
+
+@lru_cache(maxsize=8192)
+def _named_subject(text: str) -> str | None:
+    """The user's name a fact opens with ("Alex lives in Lyon": the distiller writes the user by name)."""
+    first = text.split(" ", 1)[0].removesuffix("'s")
+    return first if first != "The" and is_plausible_name(first) and not first.endswith("ing") else None
+
+
+def masked(text: str) -> str:
+    """``text`` with its values replaced by "X", and a name as its subject by "The user" (as the examples say)."""
+    name = _named_subject(text)
+    return _VALUE.sub("X", "The user" + text[len(name):] if name else text)
+
+
+def _stem(word: str) -> str:
+    """A crude stem: "rehearsing", "rehearses", "rehearsed" and "rehearse" share one."""
+    word = word.casefold()
+    for suffix in ("ing", "es", "ed", "s", "e"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, without its subject (the user's name)."""
+    words = _WORD.findall(text.replace("\u2019", "'"))
+    return words[1:] if words and words[0].removesuffix("'s") == _named_subject(text) else words
+
+
+def _about_user_now(text: str) -> bool:
+    return not (_SOMEONE.search(text) or _NOT_NOW.search(text))
+
+
+#: A question about the past: a past tense or a marker of it ("Where was I born?", "my first car", "ever").
+_PAST_QUESTION = re.compile(r"\b(?:was|were|did|had|used to|ago|before|ever|first|last(?!\s+name))\b", re.IGNORECASE)
+
+
+def about_now(question: str) -> bool:
+    """Whether ``question`` asks what holds now (no past marker in it)."""
+    return not _PAST_QUESTION.search(question)
+
+
+def not_current(text: str) -> bool:
+    """Whether a fact is framed as the distant past or a wish (see :data:`_NOT_NOW`): no current value."""
+    return bool(_NOT_NOW.search(text))
+
+
+def about_someone_else(question: str, text: str) -> bool:
+    """Whether a fact is about a person (a relation word, a group member) that ``question`` does not name."""
+    hit = _SOMEONE.search(text)
+    if hit is None:
+        return False
+    who = (hit["who"] or hit["member"]).casefold()
+    return not {_stem(w) for w in _WORD.findall(question.casefold())} & {_stem(who), who}
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """What a withdrawal takes back (the words after its cue); ``besides``: it also tells something new."""
+
+    what: frozenset[str]
+    besides: bool = False
+
+
+@lru_cache(maxsize=8192)
+def withdrawal(text: str) -> Withdrawal | None:
+    """The :class:`Withdrawal` in ``text`` when it leaves something ("no longer plays darts", "quit the choir"),
+    or None; with an arrival after the cue ("left Acme and joined Kestrel") it is a change, not a withdrawal."""
+    text = " ".join(text.replace("\u2019", "'").split()).rstrip(" .!")
+    hit = _CUE.search(text)
+    if hit is None or _SOMEONE.search(text[: hit.start()]):
+        return None  # someone else's deed: "the user's brother quit the band"
+    if _ARRIVAL.search(text, hit.end()):
+        return None
+    what = frozenset(_stem(w) for w in _words(text[hit.start():]) if w.casefold() not in _STOP | _CUE_WORDS)
+    before = [w for w in _words(text[: hit.start()]) if w.casefold() not in _STOP]
+    return Withdrawal(what, besides=bool(before)) if what else None
+
+
+def _departed(text: str) -> frozenset[str]:
+    """What a change says was left, between the verb of leaving and the arrival ("left Acme and joined …")."""
+    hit = _CUE.search(text)
+    arrival = _ARRIVAL.search(text, hit.end()) if hit else None
+    if hit is None or arrival is None:
+        return frozenset()
+    return frozenset(_stem(w) for w in _words(text[hit.end(): arrival.start()]) if w.casefold() not in _STOP)
+
+
+def is_withdrawal(text: str) -> bool:
+    """Whether ``text`` withdraws something and says nothing else: no fact to store."""
+    taken = withdrawal(text)
+    return taken is not None and not taken.besides
+
+
+def poll(similarities: np.ndarray, labels: Sequence[str], least: float) -> dict[str, float]:
+    """Each label's share of the vote of the :data:`NEIGHBOURS` most similar examples; empty when even the
+    nearest is under ``least``. A vote fades with its distance from the nearest one."""
+    nearest = np.argsort(-similarities)[:NEIGHBOURS]
+    if similarities[nearest[0]] < least:
+        return {}
+    weights = np.exp((similarities[nearest] - similarities[nearest[0]]) / SHARPNESS)
+    shares: dict[str, float] = {}
+    for i, weight in zip(nearest, weights / weights.sum(), strict=True):
+        shares[labels[i]] = shares.get(labels[i], 0.0) + float(weight)
+    return shares
+
+
+def labelled_lines(path: Path) -> list[tuple[str, str]]:
+    """The ``(label, text)`` of each "label: text" line of an examples file (``#`` lines are comments)."""
+    with open(path, encoding="utf-8") as handle:
+        lines = [line.strip() for line in handle if line.strip() and not line.startswith("#")]
+    return [tuple(line.split(": ", 1)) for line in lines]  # type: ignore[misc]
+
+
+class MeaningDecider:
+    """The offline decider (see the module docstring); without ``embed`` no fact gets an attribute."""
+
+    name = "meaning"
+
+    def __init__(self, embed: Callable[[list[str]], Any] | None, *, key: str | None = None) -> None:
+        self._embed, self._key = embed, key if key is not None else str(id(embed))
+        labels, texts = zip(*labelled_lines(EXEMPLARS), strict=True)
+        self.labels: tuple[str, ...] = labels
+        self._texts = list(texts)
+        counts: dict[str, Counter[str]] = {}
+        for label, text in zip(labels, texts, strict=True):  # an attribute's wording: words two examples share
+            counts.setdefault(label.split(":")[0], Counter()).update({_stem(w) for w in _words(text) if w.islower()})
+        self.frames = {label: frozenset(w for w, c in counter.items() if c >= 2) for label, counter in counts.items()}
+        self._preference = np.array([label.startswith("favourite") for label in labels])
+        self._labels_of: dict[str, str | None] = {}
+
+    def _examples(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The examples' vectors and their masked twins' vectors, embedded once per embedding model and process."""
+        if self._embed is None:
+            return None
+        if self._key not in _EXAMPLES:
+            both = np.asarray(self._embed(self._texts + [masked(t) for t in self._texts]), dtype=np.float32)
+            _EXAMPLES[self._key] = both[: len(self._texts)], both[len(self._texts):]
+        return _EXAMPLES[self._key]
+
+    def label(self, fact: Fact) -> str | None:
+        """The label the nearest examples vote for (single-valued or not), cached per text, or None."""
+        if fact.text not in self._labels_of:
+            if len(self._labels_of) > 8192:
+                self._labels_of.clear()
+            self._labels_of[fact.text] = self._label(fact)
+        return self._labels_of[fact.text]
+
+    def _label(self, fact: Fact) -> str | None:
+        if kind := _KIND.search(fact.text):
+            return f"favourite:{kind.group(1).casefold()}"
+        if EMAIL.search(fact.text):
+            return "email"
+        examples = self._examples()
+        if examples is None or examples[0].shape[1] != np.asarray(fact.vector).shape[-1]:
+            return None
+        # "prefers tea" and "likes tea" differ in that word, not in topic: it alone makes a favourite
+        allowed = self._preference if _PREFERENCE.search(fact.text) else ~self._preference
+        twin = masked(fact.text)
+        twin_vector = fact.vector if twin == fact.text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
+        polls = [found for matrix, vector, least in zip(examples, (fact.vector, twin_vector), MIN_SIMILARITY, strict=True)
+                 if (found := poll(np.where(allowed, matrix @ np.asarray(vector, dtype=np.float32), -1.0), self.labels, least))]
+        votes = {label: float(np.prod([p.get(label, 0.0) + AGREEMENT for p in polls])) for label in set().union(*polls)}
+        return max(votes, key=votes.__getitem__) if votes else None
+
+    def attribute(self, fact: Fact) -> str | None:
+        if _NEGATED.search(fact.text) or not _about_user_now(fact.text):
+            return None
+        label = self.label(fact)
+        return label if label is not None and label.split(":")[0] in SINGLE_VALUED else None
+
+    def _values(self, text: str, label: str) -> frozenset[str]:
+        """The words of ``text`` that are not its attribute's wording: its value."""
+        frame = self.frames.get(label.split(":")[0], frozenset())
+        return frozenset(s for w in _words(text) if w.casefold() not in _STOP and (s := _stem(w)) not in frame)
+
+    def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
+        if is_withdrawal(new.text):
+            return [Verdict.UNRELATED for _ in stored]
+        taken = withdrawal(new.text)  # "is a cartographer now, not a surveyor any more": a fact that takes one back
+        back = self.retracts(new, stored) if taken else [False] * len(stored)
+        return [Verdict.SUPERSEDES if b else self._decide(new, old) for old, b in zip(stored, back, strict=True)]
+
+    def _decide(self, new: Fact, old: Fact) -> Verdict:
+        if not (_about_user_now(new.text) and _about_user_now(old.text)):
+            return Verdict.UNRELATED
+        left = _departed(new.text)  # "sold the Fiesta and bought a Polestar" replaces "drives a Fiesta"
+        if left & {_stem(w) for w in _words(old.text)} and not _NEGATED.search(old.text):
+            return Verdict.SUPERSEDES
+        if bool(_NEGATED.search(new.text)) != bool(_NEGATED.search(old.text)):  # "likes tea" ⇄ "does not like tea"
+            plain = [{_stem(w) for w in _words(_NEGATED.sub(" ", f.text)) if w.casefold() not in _STOP} for f in (new, old)]
+            return Verdict.SUPERSEDES if plain[0] == plain[1] else Verdict.UNRELATED
+        if _NEGATED.search(new.text) or _ADDITIVE.search(new.text) or _ADDITIVE.search(old.text):
+            return Verdict.UNRELATED
+        label = self.attribute(new)
+        if label is None or label != self.attribute(old):
+            return Verdict.UNRELATED
+        if label in ("email", "phone"):
+            said, had = ({re.sub(r"[\s\-]", "", c).casefold() for c in CONTACT.findall(f.text)} for f in (new, old))
+            if said and had:
+                return Verdict.SAME if said <= had else Verdict.SUPERSEDES
+        values, were = self._values(new.text, label) - _departed(new.text), self._values(old.text, label)
+        if values and values <= were:
+            return Verdict.SAME
+        return Verdict.SUPERSEDES if values - were and were - values else Verdict.UNRELATED
+
+    def retracts(self, withdrawal_fact: Fact, stored: Sequence[Fact]) -> list[bool]:
+        """The stored facts sharing the most words with what the withdrawal names (then the fewest extra words)."""
+        taken = withdrawal(withdrawal_fact.text)
+        wanted = taken.what if taken else frozenset(_stem(w) for w in _words(withdrawal_fact.text)
+                                                    if w.casefold() not in _STOP)
+        costs: list[tuple[int, int] | None] = []
+        for old in stored:
+            have = {_stem(w) for w in _words(old.text) if w.casefold() not in _STOP}
+            shared = wanted & have
+            costs.append((-len(shared), len(have - wanted)) if shared and _about_user_now(old.text)
+                         and not is_withdrawal(old.text) else None)
+        found = [c for c in costs if c is not None]
+        return [c is not None and c == min(found) for c in costs]
+
+
+def make_decider(name: str | UpdateDecider, embed: Callable[[list[str]], Any] | None, *,
+                 key: str | None = None) -> UpdateDecider:
+    """The decider called ``name`` ("meaning" or "model"), embedding its examples with ``embed``."""
+    if not isinstance(name, str):
+        return name
+    if name == "meaning":
+        return MeaningDecider(embed, key=key)
+    if name == "model":
+        from ..memory_server.model_decider import ModelDecider
+
+        return ModelDecider(fallback=MeaningDecider(embed, key=key))
+    raise ValueError(f"update_decider={name!r} is not one of {', '.join(DECIDERS)}: pass one of those names.")
+
+
+def verdict(old: str, new: str, *, decider: UpdateDecider | None = None) -> Verdict:
+    """What storing ``new`` does to a stored ``old`` (both embedded with the default embedder): the one-pair view."""
+    from ..memory_server.embeddings import default_embedder
+
+    embedder = default_embedder()
+    decider = decider if decider is not None else make_decider("meaning", embedder.embed, key=embedder.model)
+    old_vector, new_vector = embedder.embed([old, new])
+    return decider.decide(Fact(new, new_vector), [Fact(old, old_vector)])[0]

@@ -1,0 +1,77 @@
+"""The offline reader is one small package (``lesson_utils/reader/``): the budget, and no English rules elsewhere.
+
+Why: three hand-written readers grew to 3,442 lines and ~190 regular expressions tuned on dev sets until they
+stopped generalising. The budget keeps the one reader small enough to read, and the scan keeps rules from
+growing back elsewhere. A module outside the reader may use ``re`` only if :data:`ALLOWED` names it with the
+reason; English word lists count too (a triple-quoted ``.split()`` vocabulary).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+PACKAGE = Path(__file__).parents[1] / "lesson_utils"
+READER = PACKAGE / "reader"
+MAX_LINES, MAX_REGEXES = 1200, 60
+#: A regular-expression call site (``re.compile``/``search``/… ), each compiled pattern counted once.
+CALL = re.compile(r"\bre\.(?:compile|search|match|sub|findall|fullmatch|split|finditer)\(")
+#: An English vocabulary: a multi-line string of words split into a set.
+WORD_LIST = re.compile(r'frozenset\(\s*"""[a-z\s\'-]{80,}"""\.split\(\)')
+
+ALLOWED = {
+    # not English reading: request validation, wire formats, rendering, file names
+    "cortadel/rendering.py": "renders memories into the context message (markup, not meaning)",
+    "cortadel/user_keys.py": "validates user-key strings",
+    "cortadel/query_rewriting.py": "splits a query into terms for the rewrite the lesson shows",
+    "cortadel/gating.py": "matches a configured gating pattern (the learner's own)",
+    "memory_server/rows.py": "SQLite row encoding", "memory_server/fulltext.py": "BM25 tokenising",
+    "memory_server/embeddings.py": "the MiniLM tokenizer's pre-split", "memory_server/model_decider.py":
+    "pulls JSON out of a model's answer", "typed_state.py": "validates field names",
+    "diagrams.py": "SVG rendering", "framework_memory/reading.py": "reads the framework's memory file names",
+    "framework_memory/designs.py": "memory file names and tool-call parsing",
+    "evaluation/overfit.py": "compares dataset wording", "evaluation/haystack.py": "dataset ids",
+    "evaluation/assistant_trial.py": "reply normalising for scoring", "checks/l06_seeded_state.py": "checks a learner's file",
+    "exercises/l06_seeded_state.py": "exercise file names", "models/live.py": "model-name parsing",
+    "models/offline.py": "stream chunking", "models/text_tool_calls.py": "parses tool calls written as text",
+    # the offline lesson model's own conversation policy, still to fold into the reader (see the reader's docstring)
+    "models/facts.py": "the offline model's fact sheet and answers (to fold into the reader)",
+    "models/rules.py": "the offline model's dispatch: tool names, greetings, instructions it follows",
+    "models/text.py": "the offline model's restating grammar (you/your)",
+    "models/jokes.py": "the offline model's jokes and their follow-ups",
+    "models/summaries.py": "the offline model's summary requests",
+    "models/memory_tools.py": "tool-schema field names", "models/memory_prompts.py": "the framework's memory prompts",
+}
+
+
+def _sources() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_the_reader_is_within_its_budget() -> None:
+    files = sorted(READER.glob("*.py"))
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in files)
+    regexes = sum(len(CALL.findall(p.read_text(encoding="utf-8"))) for p in files)
+    print(f"reader: {len(files)} files, {lines} lines, {regexes} regular expressions")
+    assert lines <= MAX_LINES and regexes <= MAX_REGEXES
+
+
+def test_no_english_rules_outside_the_reader_unless_allowed_with_a_reason() -> None:
+    found = []
+    for path in _sources():
+        name = path.relative_to(PACKAGE).as_posix()
+        if path.is_relative_to(READER) or name in ALLOWED:
+            continue
+        text = path.read_text(encoding="utf-8")
+        if CALL.search(text) or WORD_LIST.search(text):
+            found.append(name)
+    assert found == [], f"English rules outside lesson_utils/reader/: {found}"
+
+
+def test_every_allowed_module_exists_and_says_why() -> None:
+    assert all((PACKAGE / name).is_file() and reason for name, reason in ALLOWED.items())
+
+
+def test_the_scan_would_catch_a_rule() -> None:
+    assert CALL.search('x = re.compile(r"\\bmoved to\\b")') and WORD_LIST.search(
+        'W = frozenset("""a an the this that these those it its he she they them his her their there here you your what which who everyone somebody""".split())')
