@@ -95,7 +95,19 @@ _CUE_WORDS = frozenset("no not longer any more anymore stopped gave up resigned 
 _CUE = re.compile(rf"\b(?:{_LEAVING})\b", re.IGNORECASE)
 #: After a verb of leaving, what was said in its place: "… and joined Kestrel", "…, now in Leeds", "…; it's X now".
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:(?:they|the user)\s+)?(?:now|then|\w+ed|became|bought|got|took|is|are)\b"
+                      r"|\b(?:and|but|so)\s+(?:[\w']+\s+){0,3}?(?:they|the user)\s+\w+"
                       r"|[,;\u2014\u2013]\s*(?:now|it's|it is|they|the user)\b|\bnow$|\binstead\b", re.IGNORECASE)
+#: A change told as an exchange ("swapped PureGym for …", "switched from Vodafone to …"): group ``old`` was left.
+_SWAP = re.compile(r"\b(?:swapped|switched|traded|exchanged|replaced|changed)\s+(?:from\s+)?(?P<old>[^,;.]+?)\s+(?:for|with|to)\b",
+                   re.IGNORECASE)
+#: A correction: "an occupational therapist, not a physio" — group ``old`` is what was wrong.
+_CORRECTION = re.compile(r",\s*(?:and\s+)?not\s+(?P<old>[^,;.]+?)(?:\s+any\s?more)?$", re.IGNORECASE)
+#: A time that comes round again ("every Tuesday night", "on Fridays"): what a schedule says.
+_RECURRING = re.compile(r"\b(?:(?:every|each|on)\s+(?:other\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+                        r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:morning|evening|night|week|weekend|month))\b",
+                        re.IGNORECASE)
+_TIMES = frozenset("""monday tuesday wednesday thursday friday saturday sunday morning afternoon
+    evening night weekend week month every each other""".split())  # stemmed where they are compared
 _NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|n't)\b", re.IGNORECASE)
 _ADDITIVE = re.compile(r"\b(?:also|another|an? (?:second|third)|one of)\b|\b(?:too|as well)(?=\s*(?:$|[,.;]))", re.IGNORECASE)
 #: Someone else's fact: it opens with a relation word after the user's possessive ("The user's brother lives in Oslo"),
@@ -103,12 +115,12 @@ _ADDITIVE = re.compile(r"\b(?:also|another|an? (?:second|third)|one of)\b|\b(?:t
 _SOMEONE = re.compile(r"^(?:(?:The user's|Their|[A-Z]\w+'s)\s+(?:\w+\s+)?(?P<who>mum|mom|mother|dad|father|parent|brother|"
                       r"sister|son|daughter|kid|child|children|wife|husband|partner|boyfriend|girlfriend|friend|"
                       r"colleague|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|grand\w+|dog|cat|pet|horse)s?\b"
-                      r"(?!\s+(?:is|was)\s+(?:called|named)\b)|(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s)")
+                      r"(?!\s+(?:is|was)\s+(?:called|named\b|[A-Z]))|(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s)")
 #: Not now: the distant past or a wish ("as a child", "years ago", "used to", "would love to", "dreams of").
 _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|years ago|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
                       r"would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|one day|someday)\b", re.IGNORECASE)
-_KIND = re.compile(r"\bfavou?rite\s+([a-z]+)", re.IGNORECASE)
-_PREFERENCE = re.compile(r"\b(?:favou?rite|prefer\w*|go-to|of choice)\b", re.IGNORECASE)
+_KIND = re.compile(r"\b(?:favou?rite|fave|fav)\s+([a-z]+)", re.IGNORECASE)
+_PREFERENCE = re.compile(r"\b(?:favou?rite|fave|fav|prefer\w*|go-to|of choice)\b", re.IGNORECASE)
 _STOP = frozenset("""i me my we our a an the of in on at to for from with by and or but so as into about over after
     before since until than then now currently still just really also too very is am are was were be been being has
     have had do does did will would can could should may might must this that these those it its they them their
@@ -195,12 +207,35 @@ def withdrawal(text: str) -> Withdrawal | None:
 
 
 def _departed(text: str) -> frozenset[str]:
-    """What a change says was left, between the verb of leaving and the arrival ("left Acme and joined …")."""
+    """What a change says was left: between the verb of leaving and the arrival ("left Acme and joined …"), what was
+    swapped for something ("swapped PureGym for …") or corrected ("…, not a physio")."""
+    text = text.rstrip(" .!")
     hit = _CUE.search(text)
     arrival = _ARRIVAL.search(text, hit.end()) if hit else None
-    if hit is None or arrival is None:
+    if hit is not None and arrival is not None:
+        left = text[hit.end(): arrival.start()]
+    elif other := (_SWAP.search(text) or _CORRECTION.search(text)):
+        left = other["old"]
+    else:
         return frozenset()
-    return frozenset(_stem(w) for w in _words(text[hit.end(): arrival.start()]) if w.casefold() not in _STOP)
+    return frozenset(_stem(w) for w in _words(left) if w.casefold() not in _STOP)
+
+
+def _overlap(left: frozenset[str], words: set[str]) -> bool:
+    """Whether a word left is a word of ``words``, or a clipped form of one ("physio", "physiotherapist")."""
+    return any(w == v or (len(w) >= 5 and v.startswith(w)) for w in left for v in words)
+
+
+def _schedule_moved(new: str, old: str) -> bool:
+    """Two recurring times for one activity: what one names besides its time is all in the other, the times differ."""
+    if not (_RECURRING.search(new) and _RECURRING.search(old)):
+        return False
+    topic, times, when = [], [], {_stem(w) for w in _TIMES}
+    for text in (new, old):
+        stems = {_stem(w) for w in _words(text) if w.casefold() not in _STOP}
+        topic.append(stems - when)
+        times.append(stems & when)
+    return bool(topic[0] and topic[1]) and (topic[0] <= topic[1] or topic[1] <= topic[0]) and times[0] != times[1]
 
 
 def is_withdrawal(text: str) -> bool:
@@ -302,13 +337,15 @@ class MeaningDecider:
         if not (_about_user_now(new.text) and _about_user_now(old.text)):
             return Verdict.UNRELATED
         left = _departed(new.text)  # "sold the Fiesta and bought a Polestar" replaces "drives a Fiesta"
-        if left & {_stem(w) for w in _words(old.text)} and not _NEGATED.search(old.text):
+        if _overlap(left, {_stem(w) for w in _words(old.text)}) and not _NEGATED.search(old.text):
             return Verdict.SUPERSEDES
         if bool(_NEGATED.search(new.text)) != bool(_NEGATED.search(old.text)):  # "likes tea" ⇄ "does not like tea"
             plain = [{_stem(w) for w in _words(_NEGATED.sub(" ", f.text)) if w.casefold() not in _STOP} for f in (new, old)]
             return Verdict.SUPERSEDES if plain[0] == plain[1] else Verdict.UNRELATED
         if _NEGATED.search(new.text) or _ADDITIVE.search(new.text) or _ADDITIVE.search(old.text):
             return Verdict.UNRELATED
+        if _schedule_moved(new.text, old.text):
+            return Verdict.SUPERSEDES
         label = self.attribute(new)
         if label is None or label != self.attribute(old):
             return Verdict.UNRELATED

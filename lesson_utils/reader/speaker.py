@@ -59,7 +59,7 @@ WORD = r"[^\W\d_](?:[^\W\d_]|['\u2019\-](?=[^\W\d_]))*"  # letters, inner ' or -
 _NAME = rf"(?P<name>{WORD}(?:\s+{WORD})?)"
 
 # "this is my name": the name may be lower case; "I'm X", "call me X": only a capitalised word.
-_EXPLICIT_NAME = re.compile(rf"(?:\bmy\s+name(?:\s+is|{_APOS}s)|\bthe\s+name{_APOS}s|{_I_AM}\s+(?:called|named))\s+{_NAME}",
+_EXPLICIT_NAME = re.compile(rf"(?:(?:\bmy\s+|^\s*)name(?:\s+is|{_APOS}s)|\bthe\s+name{_APOS}s|{_I_AM}\s+(?:called|named))\s+{_NAME}",
                             re.IGNORECASE)
 _IMPLICIT_NAME = re.compile(
     rf"(?P<neg>\b(?:don{_APOS}?t|do\s+not|never)\s+)?(?:{_I_AM}|\bcall\s+me|\b(?:everyone|people|friends)\s+calls?\s+me"

@@ -39,7 +39,8 @@ class Fact:
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|;\s+")
 # "…, and I …", "… but my …": a new clause with its own first-person subject.
-_CLAUSE = re.compile(r",?\s+(?:and|but|so|while)\s+(?=(?:I|I'm|I've|my|My)\b)|,\s+(?=(?:I|I'm|I've|my|My)\s)")
+_CLAUSE = re.compile(r",?\s+(?:and|but|so|while)\s+(?=(?:(?:right\s+)?(?:now|then|finally|also|recently)\s+)?(?:I|I'm|I've|my|My)\b)"
+                     r"|,\s+(?=(?:I|I'm|I've|my|My)\s)")
 _NOISE = re.compile(
     r"^(?:(?:hi|hello|hey|yo|good (?:morning|afternoon|evening)|well|oh|so|ok|okay|alright|also|btw|by the way|"
     r"actually|anyway|and|but|yes|yeah|no|sure|thanks|thank you|great|cool|hmm+|um+|lol|(?:big |quick )?(?:update|news))"
@@ -63,7 +64,7 @@ _ADVERBS = "usually|often|always|never|sometimes|also|really|still|just|now|curr
 _SUBJECT_VERB = re.compile(rf"\b(?:I|^[Ww]e)(?P<adverbs>(?:\s+(?:{_ADVERBS}))*)\s+(?P<verb>[A-Za-z]+)")
 _PRONOUNS = {"my": "their", "mine": "theirs", "myself": "themselves", "me": "them", "our": "their",
              "ours": "theirs", "us": "them", "we": "they", "I": "they", "your": "its", "yourself": "itself"}
-_PRONOUN = re.compile(r"\b(?:my|mine|myself|me|our|ours|us|we|I)\b")
+_PRONOUN = re.compile(r"(?<![.@\w])(?:my|mine|myself|me|our|ours|us|we|I)\b(?![.@]\w)")
 _SECOND_PERSON = re.compile(rf"^(?:(?P<rule>always|never)\b|(?P<your>your)\b|you(?P<adverbs>(?:\s+(?:{_ADVERBS}))*)\s+(?P<verb>[A-Za-z]+))",
                             re.IGNORECASE)
 #: Verbs that stay as they are after "they" too: modals and common irregular past forms.
@@ -88,12 +89,22 @@ def _third_person(verb: str) -> str:
 
 def _clauses(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
-    return [c.strip() for s in _SENTENCE.split(text) for c in _CLAUSE.split(s) if c and c.strip()]
+    sentences = (_TOGETHER.sub(lambda m: f"I {m['verb']} with {m['other']}", s.strip()) for s in _SENTENCE.split(text))
+    return [c.strip() for s in sentences for c in _CLAUSE.split(s) if c and c.strip()]
+
+
+#: A form-like label and its value, no verb ("Employer: Oakridge", "New number: 0770 …"): the user's.
+_LABEL = re.compile(r"^(?P<label>(?:[A-Za-z]+\s+){0,2}[A-Za-z]+)\s*:\s+(?P<value>\S.*)$")
+#: Two people as one subject: "Marco and I split up" is "I split up with Marco".
+_TOGETHER = re.compile(r"^(?P<other>[A-Z][\w'-]+) and (?:I|me)\s+(?P<verb>\w+(?:\s+up)?)\b")
 
 
 def _with_subject(clause: str) -> str:
     """Chat drops "I": a clause that opens with a past form or an "-ing" form ("Finally moved to Bristol", "Got
     promoted", "moving to Leeds") and has no subject of its own is the writer's."""
+    if (label := _LABEL.match(clause)) and not _FIRST_PERSON.search(label["label"]):
+        value = label["value"]  # "Good news: I got the job" is the news, "Employer: Oakridge" the user's employer
+        return value if _FIRST_PERSON.search(value) else f"My {label['label'].lower()} is {value}"
     words = clause.split()
     at = next((i for i, w in enumerate(words) if w.lower() not in _SKIPPED), len(words))
     first = words[at].lower() if at < len(words) else ""
@@ -174,7 +185,12 @@ def distill(turns: Sequence[Turn], *, is_agent_memory: bool = False, known_name:
     for turn in turns:
         if turn.role not in ("user", "assistant") or (turn.role == "assistant" and not is_agent_memory):
             continue
-        for clause in filter(None, map(_clean, _clauses(turn.content))):
+        for raw in _clauses(turn.content):
+            clause = _clean(raw)
+            if clause is None and not is_agent_memory and turn.role == "user" and (asked := extract_name(raw)):
+                keep(f"The user's name is {asked}.", turn, name=asked)  # "can you call me Bertie from now on?"
+            if clause is None:
+                continue
             if is_agent_memory:
                 if turn.role == "user" and _SECOND_PERSON.match(clause):
                     text = _second_to_third(clause, subject)
