@@ -44,7 +44,8 @@ __all__ = ["about_now", "about_someone_else", "not_current", "CONTACT", "DECIDER
 #: The decider names ``start_memory_server(update_decider=...)`` and the CLI accept.
 DECIDERS = ("meaning", "model")
 EXEMPLARS = Path(__file__).parents[1] / "memory_server" / "data" / "update_exemplars.txt"
-SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
+#: (A schedule is one per activity: two schedules replace each other only as :func:`_schedule_moved` says.)
+SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite".split())
 #: How many nearest examples vote, how fast a vote fades with distance, and how near the nearest must be, in the
 #: fact's own reading and in its masked twin's.
 NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, (0.35, 0.5)
@@ -111,14 +112,20 @@ _TIMES = frozenset("""monday tuesday wednesday thursday friday saturday sunday m
 _NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|n't)\b", re.IGNORECASE)
 _ADDITIVE = re.compile(r"\b(?:also|another|an? (?:second|third)|one of)\b|\b(?:too|as well)(?=\s*(?:$|[,.;]))", re.IGNORECASE)
 #: Someone else's fact: it opens with a relation word after the user's possessive ("The user's brother lives in Oslo"),
-#: or with a member of some group ("Mia from their book club …"); group ``who`` names the person.
-_SOMEONE = re.compile(r"^(?:(?:The user's|Their|[A-Z]\w+'s)\s+(?:\w+\s+)?(?P<who>mum|mom|mother|dad|father|parent|brother|"
-                      r"sister|son|daughter|kid|child|children|wife|husband|partner|boyfriend|girlfriend|friend|"
-                      r"colleague|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|grand\w+|dog|cat|pet|horse)s?\b"
-                      r"(?!\s+(?:is|was)\s+(?:called|named\b|[A-Z]))|(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s)")
-#: Not now: the distant past or a wish ("as a child", "years ago", "used to", "would love to", "dreams of").
+#: a relation's own possessive is in it ("the user's son's birthday"), or it opens with a member of some group ("Mia
+#: from their book club …"); group ``who``, ``owner`` or ``member`` names the person.
+_RELATION = (r"mum|mom|mother|dad|father|parent|brother|sister|son|daughter|kid|child|children|wife|husband|partner|"
+             r"boyfriend|girlfriend|friend|colleague|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|grand\w+|dog|cat|pet|horse")
+_SOMEONE = re.compile(rf"^(?:The user's|Their|[A-Z]\w+'s)\s+(?:\w+\s+)?(?P<who>{_RELATION})s?\b"
+                      r"(?!\s+(?:is|was)\s+(?:called|named\b|[A-Z]))"
+                      rf"|\b(?i:the user's|their)\s+(?P<owner>{_RELATION})(?:'s|,\s+(?:his|her))\s"
+                      r"|^(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s")
+#: Not now: the distant past ("as a child", "years ago", "used to", "before they …"), a wish or a condition ("would love
+#: to", "dreams of", "if …"), a stay with an end or a time still to come ("for a fortnight", "this week", "next month").
 _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|years ago|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
-                      r"would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|one day|someday)\b", re.IGNORECASE)
+                      r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|one day|someday"
+                      r"|for (?:a|the|two|three|a few|a couple of) (?:days?|nights?|weeks?|weekend|fortnight|months?)"
+                      r"|this (?:week|weekend)|next (?:week|month|year)|tomorrow|tonight)\b|^if\b", re.IGNORECASE)
 _KIND = re.compile(r"\b(?:favou?rite|fave|fav)\s+([a-z]+)", re.IGNORECASE)
 _PREFERENCE = re.compile(r"\b(?:favou?rite|fave|fav|prefer\w*|go-to|of choice)\b", re.IGNORECASE)
 _STOP = frozenset("""i me my we our a an the of in on at to for from with by and or but so as into about over after
@@ -179,7 +186,7 @@ def about_someone_else(question: str, text: str) -> bool:
     hit = _SOMEONE.search(text)
     if hit is None:
         return False
-    who = (hit["who"] or hit["member"]).casefold()
+    who = (hit["who"] or hit["owner"] or hit["member"]).casefold()
     return not {_stem(w) for w in _WORD.findall(question.casefold())} & {_stem(who), who}
 
 
@@ -319,6 +326,8 @@ class MeaningDecider:
         if _NEGATED.search(fact.text) or not _about_user_now(fact.text):
             return None
         label = self.label(fact)
+        if label == "name" and not fact.text.startswith("The user's name is"):  # the distiller's own form: no pet's name
+            return None
         return label if label is not None and label.split(":")[0] in SINGLE_VALUED else None
 
     def _values(self, text: str, label: str) -> frozenset[str]:
