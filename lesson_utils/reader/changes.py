@@ -108,7 +108,8 @@ _RECURRING = re.compile(r"\b(?:(?:every|each|on)\s+(?:other\s+)?(?:mon|tues|wedn
                         r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:morning|evening|night|week|weekend|month))\b",
                         re.IGNORECASE)
 _TIMES = frozenset("""monday tuesday wednesday thursday friday saturday sunday morning afternoon
-    evening night weekend week month every each other""".split())  # stemmed where they are compared
+    evening night weekend week month every each other am pm noon january february march april may june july august
+    september october november december""".split())  # stemmed where they are compared
 _NEGATED = re.compile(r"\b(?:not|never|no longer|any ?more|any longer|n't)\b", re.IGNORECASE)
 _ADDITIVE = re.compile(r"\b(?:also|another|an? (?:second|third)|one of)\b|\b(?:too|as well)(?=\s*(?:$|[,.;]))", re.IGNORECASE)
 #: Someone else's fact: it opens with a relation word after the user's possessive ("The user's brother lives in Oslo"),
@@ -233,16 +234,17 @@ def _overlap(left: frozenset[str], words: set[str]) -> bool:
     return any(w == v or (len(w) >= 5 and v.startswith(w)) for w in left for v in words)
 
 
-def _schedule_moved(new: str, old: str) -> bool:
-    """Two recurring times for one activity: what one names besides its time is all in the other, the times differ."""
-    if not (_RECURRING.search(new) and _RECURRING.search(old)):
+def _schedule_moved(new: str, old: str, labelled: bool = False) -> bool:
+    """Two times for one activity: both recur ("on Fridays") or both read as schedules (``labelled``), they share a
+    word besides their times (the activity), and their times differ ("4 pm on Fridays" → "5 pm")."""
+    if not (labelled or (_RECURRING.search(new) and _RECURRING.search(old))):
         return False
     topic, times, when = [], [], {_stem(w) for w in _TIMES}
     for text in (new, old):
-        stems = {_stem(w) for w in _words(text) if w.casefold() not in _STOP}
-        topic.append(stems - when)
-        times.append(stems & when)
-    return bool(topic[0] and topic[1]) and (topic[0] <= topic[1] or topic[1] <= topic[0]) and times[0] != times[1]
+        words = [w for w in _words(text) if w.casefold() not in _STOP]
+        times.append({_stem(w) for w in words if _stem(w) in when or any(c.isdigit() for c in w)})
+        topic.append({_stem(w) for w in words if w.islower() and _stem(w) not in when} - times[-1])
+    return bool(topic[0] & topic[1]) and bool(times[0]) and bool(times[1]) and times[0] != times[1]
 
 
 def is_withdrawal(text: str) -> bool:
@@ -353,7 +355,7 @@ class MeaningDecider:
             return Verdict.SUPERSEDES if plain[0] == plain[1] else Verdict.UNRELATED
         if _NEGATED.search(new.text) or _ADDITIVE.search(new.text) or _ADDITIVE.search(old.text):
             return Verdict.UNRELATED
-        if _schedule_moved(new.text, old.text):
+        if _schedule_moved(new.text, old.text, self.label(new) == self.label(old) == "schedule"):
             return Verdict.SUPERSEDES
         label = self.attribute(new)
         if label is None or label != self.attribute(old):
