@@ -90,9 +90,11 @@ CONTACT = re.compile(rf"{EMAIL.pattern}|\+?\d[\d\s\-]{{5,}}\d")
 #: A value: an address, a number, or capitalised words inside a sentence (not its first word, "The" or "I").
 _VALUE = re.compile(rf"{EMAIL.pattern}|\+?\d(?:[\d\s\-:.]*\d)?|(?<=[\w,;] )(?!The\b|I\b)[A-Z][\w'\-]*(?: [A-Z][\w'\-]*)*")
 #: Leaving something: with nothing in its place a withdrawal, with an arrival after it a change.
-_LEAVING = (r"no longer|(?:not\b|n't)(?:\s+[\w'-]+){0,8}?\s+any ?(?:more|longer)|stopped|quit|left|sold|gave up|resigned from|moved out of|"
-            r"broke up with|split (?:up )?(?:with|from)|divorced|cancell?ed|dropped out of|got rid of")
-_CUE_WORDS = frozenset("no not longer any more anymore stopped gave up resigned out broke split divorced".split())
+_LEAVING = (r"no (?:longer|more)|(?:not\b|n't)(?:\s+[\w'-]+){0,8}?\s+any ?(?:more|longer)|stopped|quit|left|sold|"
+            r"(?:gave|give|given|giving) up|resigned from|stepped down from|moved out of|"
+            r"broke up with|splits? (?:up )?(?:with|from)|divorced|cancell?ed|dropped out of|got rid of")
+_CUE_WORDS = frozenset("no not longer any more anymore stopped gave give given giving up resigned stepped down out broke split "
+                       "splits divorced".split())
 _CUE = re.compile(rf"\b(?:{_LEAVING})\b", re.IGNORECASE)
 #: After a verb of leaving, what was said in its place: "… and joined Kestrel", "…, now in Leeds", "…; it's X now".
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:(?:they|the user)\s+)?(?:now|then|\w+ed|became|bought|got|took|is|are)\b"
@@ -211,6 +213,8 @@ def withdrawal(text: str) -> Withdrawal | None:
         return None
     what = frozenset(_stem(w) for w in _words(text[hit.start():]) if w.casefold() not in _STOP | _CUE_WORDS)
     before = [w for w in _words(text[: hit.start()]) if w.casefold() not in _STOP]
+    if not what and before:  # "the allotment, they gave it up": what was left is named before the verb
+        return Withdrawal(frozenset(_stem(w) for w in before))
     return Withdrawal(what, besides=bool(before)) if what else None
 
 
