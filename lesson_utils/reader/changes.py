@@ -125,7 +125,7 @@ _SOMEONE = re.compile(rf"^(?:The user's|Their|[A-Z]\w+'s)\s+(?:\w+\s+)?(?P<who>{
                       r"|^(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s")
 #: Not now: the distant past ("as a child", "years ago", "used to", "before they …"), a wish or a condition ("would love
 #: to", "dreams of", "if …"), a stay with an end or a time still to come ("for a fortnight", "this week", "next month").
-_NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|years ago|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
+_NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
                       r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|one day|someday"
                       r"|for (?:a|the|two|three|a few|a couple of) (?:days?|nights?|weeks?|weekend|fortnight|months?)"
                       r"|this (?:week|weekend)|next (?:week|month|year)|tomorrow|tonight)\b|^if\b", re.IGNORECASE)
