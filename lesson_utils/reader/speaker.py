@@ -104,7 +104,7 @@ def extract_name(text: str) -> str | None:
 # ends its clause ("I'm 31 and …" yes, "I'm 5 minutes late" no).
 _AGE = re.compile(
     rf"(?:\bmy\s+age(?:\s+is|{_APOS}s|\s*:)|\bi\s+(?:just\s+|recently\s+)?turned|{_I_AM}(?:\s+an?)?)\s+(?P<age>\d{{1,3}})"
-    rf"(?=\s*-?\s*(?:years?|yrs?)\b|\s*y/?o\b|\s*(?:$|[.,!?;:)]|(?:and|but|so|now|today|already|in|on|last|this)\b))",
+    rf"(?=\s*-?\s*(?:years?|yrs?)\b(?!\s+(?:older|younger))|\s*y/?o\b|\s*(?:$|[.,!?;:)]|(?:and|but|so|now|today|already|in|on|last|this)\b))",
     re.IGNORECASE)
 
 
