@@ -9,24 +9,34 @@ Reads:
 
 - first-person statements, split at "and"/"but"/"," before a new "I"/"my": "I live in Lyon", "my favourite colour
   is teal", "I usually ship on Fridays" (restated as "The user usually ships on Fridays.", or with the user's name);
-- the speaker's name and age: "my name is priya", "I'm Alex", "call me Sam", "I'm 31", "I just turned 40";
+  a form-like label and its value, "Employer: Oakridge", "New number: 0770 …"; two people as one subject,
+  "Marco and I split up" (as "I split up with Marco");
+- the speaker's name and age: "my name is priya", "I'm Alex", "call me Sam", "can you call me Bertie?", "I'm 31",
+  "I just turned 40";
 - "remember that …", "forget that …", and standing instructions: "from now on, answer in French";
-- a change of a single-valued attribute (home, name, age, employer, job, partner, car, phone, e-mail, schedule, a
-  favourite of one kind) when both facts name their values: "I live in Lyon" → "I moved to Porto", by the nearest
-  labelled examples (``changes.py``);
+- a change of a single-valued attribute (home, name, age, employer, job, partner, car, phone, e-mail, a favourite
+  of one kind) when both facts name their values: "I live in Lyon" → "I moved to Porto", by the nearest labelled
+  examples (``changes.py``); a schedule moved, one activity at two times: "yoga on Tuesdays" → "yoga is on Fridays";
+- a change told with what was left: "I left Acme and joined Kestrel", "swapped PureGym for the climbing wall",
+  "an occupational therapist, not a physio";
 - a withdrawal by a verb of leaving with nothing in its place: "I no longer play darts", "I quit the choir",
-  "I'm not vegan any more"; and a change told with its departure: "I left Acme and joined Kestrel";
-- "likes X" ⇄ "does not like X" (the newer wins), and "also"/"another" (one more, nothing replaced).
+  "I gave it up", "no more gluten-free";
+- "likes X" ⇄ "does not like X" (the newer wins), and "also"/"another" (one more, nothing replaced);
+- whose and when: a relation word after the user's possessive ("my brother …", "my son's birthday") or a group
+  member ("Mia from my choir") is someone else; "as a child", "… ago", "used to", a wish, "if …", a stay with an
+  end ("for a fortnight", "this week") or a time to come ("next month") is not now.
 
-Does not read:
+Does not read (a model does: ``memory_server/understanding.py``):
 
 - a statement with no "I" or "my": "Speak Dutch", "paramedic in Bristol", "forty now", "new flat in Leith";
-- a change told only by its new value, with no wording the examples share ("it's Porto these days");
-- corrections ("X, not Y"), hedges and reported speech ("my sister says I …"), questions that tell ("did I
-  mention I moved?"), two people as one subject ("Marco and I split up");
-- lower-case names after "I'm"/"call me" ("call me bex"), ages in words ("forty-two"), relative dates;
-- someone else's news beyond a relation word after a possessive ("the user's brother …"): "Ivy from my choir …";
-- the past or a wish beyond a few markers ("as a child", "used to", "would love to").
+- a change told only by its new value, with no wording the examples share ("went vegetarian in January");
+- hedges and reported speech ("my sister says I …"), questions that tell ("did I mention I moved?");
+- lower-case names after "I'm"/"call me" ("call me bex"), a name offered without a verb of naming ("Bram is
+  fine"), ages in words ("forty-two") or told as a birthday ("birthday yesterday, 42 now"), relative dates;
+- whose beyond one relation word: possessive chains ("my sister's friend"), kin words that name each other
+  ("parents" for "father"), a noun phrase first ("the manager of my gym");
+- the past beyond a few markers ("in my teens", "at secondary school", "once"), a fact read clause by clause
+  ("used to hate olives but now loves them").
 """
 
 from __future__ import annotations
