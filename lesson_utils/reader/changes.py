@@ -129,6 +129,10 @@ _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|(?<!getting )(?<!got
                       r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|one day|someday"
                       r"|for (?:a|the|two|three|a few|a couple of) (?:days?|nights?|weeks?|weekend|fortnight|months?)"
                       r"|this (?:week|weekend)|next (?:week|month|year)|tomorrow|tonight)\b|^if\b", re.IGNORECASE)
+#: A marker of the present or of when a change began ("now", "these days", "As of this week, …", "Since August …"):
+#: it says the fact holds now, so it is no part of the attribute or its value and no end to a stay.
+_NOW_MARKER = re.compile(r"^(?:as of|since|starting|from)\s+[^,]{1,30}?(?:,\s*|\s+(?=the user\b|their\b|they\b|[A-Z]))"
+                         r"|,?\s*\b(?:now|these days|nowadays|currently|at the moment)\b", re.IGNORECASE)
 _KIND = re.compile(r"\b(?:favou?rite|fave|fav)\s+([a-z]+)", re.IGNORECASE)
 _PREFERENCE = re.compile(r"\b(?:favou?rite|fave|fav|prefer\w*|go-to|of choice)\b", re.IGNORECASE)
 _STOP = frozenset("""i me my we our a an the of in on at to for from with by and or but so as into about over after
@@ -139,8 +143,17 @@ _STOP = frozenset("""i me my we our a an the of in on at to for from with by and
 
 
 @lru_cache(maxsize=8192)
+def _present(text: str) -> str:
+    """``text`` without its markers of the present (:data:`_NOW_MARKER`): "now lives in Porto" reads as "lives in Porto"."""
+    plain = " ".join(_NOW_MARKER.sub(" ", text).split())
+    return plain[:1].upper() + plain[1:] if plain else text
+
+
+@lru_cache(maxsize=8192)
 def _named_subject(text: str) -> str | None:
     """The user's name a fact opens with ("Alex lives in Lyon": the distiller writes the user by name)."""
+    if "the user" in text.casefold():  # the distiller writes the user by name or as "the user", never both
+        return None
     first = text.split(" ", 1)[0].removesuffix("'s")
     return first if first != "The" and is_plausible_name(first) and not first.endswith("ing") else None
 
@@ -167,6 +180,7 @@ def _words(text: str) -> list[str]:
 
 
 def _about_user_now(text: str) -> bool:
+    text = _present(text)  # "As of this week …" starts a stay, it does not end one
     return not (_SOMEONE.search(text) or _NOT_NOW.search(text))
 
 
@@ -321,9 +335,11 @@ class MeaningDecider:
             return None
         # "prefers tea" and "likes tea" differ in that word, not in topic: it alone makes a favourite
         allowed = self._preference if _PREFERENCE.search(fact.text) else ~self._preference
-        twin = masked(fact.text)
-        twin_vector = fact.vector if twin == fact.text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
-        polls = [found for matrix, vector, least in zip(examples, (fact.vector, twin_vector), MIN_SIMILARITY, strict=True)
+        text = _present(fact.text)
+        own = fact.vector if text == fact.text else np.asarray(self._embed([text]))[0]  # type: ignore[misc]
+        twin = masked(text)
+        twin_vector = own if twin == text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
+        polls = [found for matrix, vector, least in zip(examples, (own, twin_vector), MIN_SIMILARITY, strict=True)
                  if (found := poll(np.where(allowed, matrix @ np.asarray(vector, dtype=np.float32), -1.0), self.labels, least))]
         votes = {label: float(np.prod([p.get(label, 0.0) + AGREEMENT for p in polls])) for label in set().union(*polls)}
         return max(votes, key=votes.__getitem__) if votes else None
@@ -339,7 +355,7 @@ class MeaningDecider:
     def _values(self, text: str, label: str) -> frozenset[str]:
         """The words of ``text`` that are not its attribute's wording: its value."""
         frame = self.frames.get(label.split(":")[0], frozenset())
-        return frozenset(s for w in _words(text) if w.casefold() not in _STOP and (s := _stem(w)) not in frame)
+        return frozenset(s for w in _words(_present(text)) if w.casefold() not in _STOP and (s := _stem(w)) not in frame)
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
         if is_withdrawal(new.text):
