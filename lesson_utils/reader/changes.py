@@ -335,11 +335,9 @@ class MeaningDecider:
             return None
         # "prefers tea" and "likes tea" differ in that word, not in topic: it alone makes a favourite
         allowed = self._preference if _PREFERENCE.search(fact.text) else ~self._preference
-        text = _present(fact.text)
-        own = fact.vector if text == fact.text else np.asarray(self._embed([text]))[0]  # type: ignore[misc]
-        twin = masked(text)
-        twin_vector = own if twin == text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
-        polls = [found for matrix, vector, least in zip(examples, (own, twin_vector), MIN_SIMILARITY, strict=True)
+        twin = masked(_present(fact.text))  # the fact as said, and its twin without values or markers of the present
+        twin_vector = fact.vector if twin == fact.text else np.asarray(self._embed([twin]))[0]  # type: ignore[misc]
+        polls = [found for matrix, vector, least in zip(examples, (fact.vector, twin_vector), MIN_SIMILARITY, strict=True)
                  if (found := poll(np.where(allowed, matrix @ np.asarray(vector, dtype=np.float32), -1.0), self.labels, least))]
         votes = {label: float(np.prod([p.get(label, 0.0) + AGREEMENT for p in polls])) for label in set().union(*polls)}
         return max(votes, key=votes.__getitem__) if votes else None
