@@ -118,8 +118,9 @@ _ADDITIVE = re.compile(r"\b(?:also|another|an? (?:second|third)|one of)\b|\b(?:t
 #: a relation's own possessive is in it ("the user's son's birthday"), or it opens with a member of some group ("Mia
 #: from their book club …"); group ``who``, ``owner`` or ``member`` names the person.
 _RELATION = (r"mum|mom|mother|dad|father|parent|brother|sister|son|daughter|kid|child|children|wife|husband|partner|"
-             r"boyfriend|girlfriend|friend|colleague|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|grand\w+|dog|cat|pet|horse")
-_SOMEONE = re.compile(rf"^(?:The user's|Their|[A-Z]\w+'s)\s+(?:\w+\s+)?(?P<who>{_RELATION})s?\b"
+             r"boyfriend|girlfriend|friend|colleague|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|niece|nephew|"
+             r"grand\w+|\w+-in-law|step-?(?:mum|mom|mother|dad|father|son|daughter|brother|sister)|ex(?:-\w+)?|dog|cat|pet|horse")
+_SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s)\s+(?:\w+\s+)?)?(?P<who>(?i:{_RELATION}))s?\b"
                       r"(?!\s+(?:is|was)\s+(?:called|named\b|[A-Z]))"
                       rf"|\b(?i:the user's|their)\s+(?P<owner>{_RELATION})(?:'s|,\s+(?:his|her))\s"
                       r"|^(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s")
@@ -127,6 +128,7 @@ _SOMEONE = re.compile(rf"^(?:The user's|Their|[A-Z]\w+'s)\s+(?:\w+\s+)?(?P<who>{
 #: to", "dreams of", "if …"), a stay with an end or a time still to come ("for a fortnight", "this week", "next month").
 _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
                       r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|one day|someday"
+                      r"|(?:think|thinks|thinking|thought) (?:about|of)|consider(?:s|ing|ed)?|plan(?:s|ning)? to"
                       r"|for (?:a|the|two|three|a few|a couple of) (?:days?|nights?|weeks?|weekend|fortnight|months?)"
                       r"|this (?:week|weekend)|next (?:week|month|year)|tomorrow|tonight)\b|^if\b", re.IGNORECASE)
 #: A marker of the present or of when a change began ("now", "these days", "As of this week, …", "Since August …"):
