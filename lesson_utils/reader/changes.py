@@ -129,6 +129,7 @@ _SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s)\s+(?:\w+\s+)?)?(?P<
 _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
                       r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|one day|someday"
                       r"|(?:think|thinks|thinking|thought) (?:about|of)|consider(?:s|ing|ed)?|plan(?:s|ning)? to"
+                      r"|ex(?!-)|former(?:ly)?|previous(?:ly)?|(?:is|are|am|'re|'s) staying"
                       r"|for (?:a|the|two|three|a few|a couple of) (?:days?|nights?|weeks?|weekend|fortnight|months?)"
                       r"|this (?:week|weekend)|next (?:week|month|year)|tomorrow|tonight)\b|^if\b", re.IGNORECASE)
 #: A marker of the present or of when a change began ("now", "these days", "As of this week, …", "Since August …"):
