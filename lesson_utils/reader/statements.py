@@ -53,8 +53,9 @@ _REQUEST = re.compile(r"^(?:please|let's|let me|tell|show|give|help|write|explai
 _FILLER = re.compile(r"^I (?:see|agree|understand|guess|mean|wonder|suppose|think so|hope so|don't know|am not sure|"
                      r"was wondering|have a question|would like to (?:know|ask)|want to (?:know|ask)|need help|am "
                      r"(?:fine|good|ok|okay|well|great|back|here|sure|ready))\b", re.IGNORECASE)
-_FORGET = re.compile(r"^(?:please\s+)?(?:forget|disregard|erase|delete|remove)\s+(?:(?:the fact )?that\s+|"
-                     r"what I (?:said|told you) about\s+|(?:everything )?about\s+)?(?P<rest>.+)$", re.IGNORECASE)
+_FORGET = re.compile(r"^(?:please\s+)?(?:forget|disregard|erase|delete|remove|ignore|scratch|never\s+mind)\s+"
+                     r"(?:(?:the fact )?that\s+(?:I said\s+)?|what I (?:said|told you) about\s+|(?:that|the) (?:thing|bit|part) "
+                     r"about\s+|(?:everything )?about\s+)?(?P<rest>.+)$", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 _CONTRACTIONS = {"i'm": "I am", "i've": "I have", "i'd": "I would", "i'll": "I will", "im": "I am", "ive": "I have",
                  "i": "I", "don't": "do not", "didn't": "did not", "can't": "cannot", "haven't": "have not"}
@@ -99,6 +100,10 @@ _LABEL = re.compile(r"^(?P<label>(?:[A-Za-z]+\s+){0,2}[A-Za-z]+)\s*:\s+(?P<value
 _TOGETHER = re.compile(r"^(?P<other>[A-Z][\w'-]+) and (?:I|me)\s+(?P<verb>\w+(?:\s+up)?)\b")
 
 
+#: "… any more": with it, "don't do the crossword any more" tells of the writer, not an order.
+_NO_MORE = re.compile(r"\bany ?(?:more|longer)\b", re.IGNORECASE)
+
+
 def _with_subject(clause: str) -> str:
     """Chat drops "I": a clause that opens with a past form or an "-ing" form ("Finally moved to Bristol", "Got
     promoted", "moving to Leeds") and has no subject of its own is the writer's."""
@@ -108,7 +113,9 @@ def _with_subject(clause: str) -> str:
     words = clause.split()
     at = next((i for i, w in enumerate(words) if w.lower() not in _SKIPPED), len(words))
     first = words[at].lower() if at < len(words) else ""
-    if at == len(words) or _FIRST_PERSON.fullmatch(first) or len(first) < 4:
+    if first == "not" or (clause.lower().startswith("do not ") and _NO_MORE.search(clause)):
+        return ("I am " if first == "not" else "I ") + clause[0].lower() + clause[1:]  # "Not vegan any more"
+    if at == len(words) or _FIRST_PERSON.fullmatch(first) or (len(first) < 4 and first not in _UNCHANGED):
         return clause
     if first.endswith("ed") or first in _UNCHANGED - _MODALS:
         return "I " + clause[0].lower() + clause[1:]
