@@ -101,7 +101,8 @@ _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:(?:they|the user)\s+)?(?:now|then|\w+
                       r"|\b(?:and|but|so)\s+(?:[\w']+\s+){0,3}?(?:they|the user)\s+\w+"
                       r"|[,;\u2014\u2013]\s*(?:now|it's|it is|they|the user)\b|\bnow$|\binstead\b", re.IGNORECASE)
 #: A change told as an exchange ("swapped PureGym for …", "switched from Vodafone to …"): group ``old`` was left.
-_SWAP = re.compile(r"\b(?:swapped|switched|traded|exchanged|replaced|changed)\s+(?:from\s+)?(?P<old>[^,;.]+?)\s+(?:for|with|to)\b",
+_SWAP = re.compile(r"\b(?:(?:swapped|switched|traded|exchanged|replaced|changed|upgraded|downgraded)\s+(?:from\s+)?"
+                   r"|(?:moved|went)\s+from\s+)(?P<old>[^,;.]+?)\s+(?:for|with|to)\b",
                    re.IGNORECASE)
 #: A correction: "an occupational therapist, not a physio" — group ``old`` is what was wrong.
 _CORRECTION = re.compile(r",\s*(?:and\s+)?not\s+(?P<old>[^,;.]+?)(?:\s+any\s?more)?$", re.IGNORECASE)
@@ -247,7 +248,8 @@ def _departed(text: str) -> frozenset[str]:
         left = other["old"]
     else:
         return frozenset()
-    return frozenset(_stem(w) for w in _words(left) if w.casefold() not in _STOP)
+    subject = _named_subject(text)  # the fact's own subject: "Yokohama" in "swapped Yokohama for …" is what was left
+    return frozenset(_stem(w) for w in _WORD.findall(left.replace("\u2019", "'")) if w.casefold() not in _STOP and w != subject)
 
 
 def _overlap(left: frozenset[str], words: set[str]) -> bool:
