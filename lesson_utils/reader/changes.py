@@ -137,7 +137,7 @@ _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|(?<!getting )(?<!got
 #: it says the fact holds now, so it is no part of the attribute or its value and no end to a stay.
 _NOW_MARKER = re.compile(r"^(?:as of|since|starting|from)\s+[^,]{1,30}?(?:,\s*|\s+(?=the user\b|their\b|they\b|[A-Z]))"
                          r"|,?\s*\b(?:now|these days|nowadays|currently|at the moment)\b", re.IGNORECASE)
-_KIND = re.compile(r"\b(?:favou?rite|fave|fav)\s+([a-z]+)", re.IGNORECASE)
+_KIND = re.compile(r"\b(?:favou?rite|fave|fav|more than any other)\s+([a-z]+)", re.IGNORECASE)  # a superlative liking
 _PREFERENCE = re.compile(r"\b(?:favou?rite|fave|fav|prefer\w*|go-to|of choice)\b", re.IGNORECASE)
 _STOP = frozenset("""i me my we our a an the of in on at to for from with by and or but so as into about over after
     before since until than then now currently still just really also too very is am are was were be been being has

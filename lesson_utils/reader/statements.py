@@ -122,9 +122,15 @@ def _with_subject(clause: str) -> str:
     return "I am " + clause[0].lower() + clause[1:] if first.endswith("ing") else clause
 
 
+#: A question that tells: "did I tell you I swapped the Leaf for a Zoe?" states what follows it.
+_TELLING = re.compile(r"^(?:did|have)\s+I\s+(?:tell|told|mention(?:ed)?)(?:\s+you)?(?:\s+that)?\s+(?=(?:I|we|my)\b)", re.IGNORECASE)
+
+
 def _clean(clause: str) -> str | None:
     """The clause as a statement with its contractions spelled out, or None when it is no statement of fact."""
     clause = strip_remember_prefix(_NOISE.sub("", clause).strip()).strip()
+    if told := _TELLING.match(clause):
+        clause = clause[told.end():].rstrip("?! ")
     if not clause or clause.endswith("?") or _QUESTION.match(clause):
         return None
     clause = _with_subject(_CONTRACTION.sub(lambda m: _CONTRACTIONS[m.group().lower()], clause.rstrip(" .!…")))
