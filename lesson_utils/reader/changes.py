@@ -122,8 +122,8 @@ _RELATION = (r"mum|mom|mother|dad|father|parent|brother|sister|son|daughter|kid|
              r"boyfriend|girlfriend|friend|colleague|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|niece|nephew|"
              r"grand\w+|\w+-in-law|step-?(?:mum|mom|mother|dad|father|son|daughter|brother|sister)|ex(?:-\w+)?|dog|cat|pet|horse")
 _SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s)\s+(?:\w+\s+)?)?(?P<who>(?i:{_RELATION}))s?\b"
-                      r"(?!\s+(?:is|was)\s+(?:called|named\b|[A-Z]))"
-                      rf"|\b(?i:the user's|their)\s+(?P<owner>{_RELATION})(?:'s|,\s+(?:his|her))\s"
+                      r"(?!(?:'s\s+name)?\s+(?:is|was)\s+(?:called|named\b|[A-Z]))"
+                      rf"|\b(?i:the user's|their)\s+(?P<owner>{_RELATION})(?:'s(?!\s+name\b)|,\s+(?:his|her))\s"
                       r"|^(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s")
 #: Not now: the distant past ("as a child", "years ago", "used to", "before they …"), a wish or a condition ("would love
 #: to", "dreams of", "if …"), a stay with an end or a time still to come ("for a fortnight", "this week", "next month").
@@ -143,7 +143,7 @@ _STOP = frozenset("""i me my we our a an the of in on at to for from with by and
     before since until than then now currently still just really also too very is am are was were be been being has
     have had do does did will would can could should may might must this that these those it its they them their
     there here which who what when user user's new old these days ago last next month week year years started
-    moved became got switched changed joined signed left quit sold bought now again""".split())
+    moved became got switched changed joined signed left quit sold bought now again name called named""".split())
 
 
 @lru_cache(maxsize=8192)
@@ -170,7 +170,7 @@ def masked(text: str) -> str:
 
 def _stem(word: str) -> str:
     """A crude stem: "rehearsing", "rehearses", "rehearsed" and "rehearse" share one."""
-    word = word.casefold()
+    word = word.casefold().removesuffix("'s")  # a possessive is its noun
     for suffix in ("ing", "es", "ed", "s", "e"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             return word[: -len(suffix)]
