@@ -170,7 +170,7 @@ def masked(text: str) -> str:
 
 def _stem(word: str) -> str:
     """A crude stem: "rehearsing", "rehearses", "rehearsed" and "rehearse" share one."""
-    word = word.casefold().removesuffix("'s")  # a possessive is its noun
+    word = word.casefold()
     for suffix in ("ing", "es", "ed", "s", "e"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             return word[: -len(suffix)]
@@ -358,7 +358,8 @@ class MeaningDecider:
     def _values(self, text: str, label: str) -> frozenset[str]:
         """The words of ``text`` that are not its attribute's wording: its value."""
         frame = self.frames.get(label.split(":")[0], frozenset())
-        return frozenset(s for w in _words(_present(text)) if w.casefold() not in _STOP and (s := _stem(w)) not in frame)
+        return frozenset(s for w in _words(_present(text)) if w.casefold() not in _STOP  # a possessive is its noun
+                         and (s := _stem(w.removesuffix("'s"))) not in frame)
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
         if is_withdrawal(new.text):
