@@ -3,11 +3,12 @@
     python bench/write_ab.py /path/to/main/checkout             # file stores, as the bench row measures
     python bench/write_ab.py /path/to/main/checkout --memory    # in-memory stores: no fsync, the checks' CPU
 
-Each checkout's ``lesson_utils/memory_server`` (code and data) is copied into a throwaway package, so
-only the store differs; both get the same memories (1k and 10k, the bench's synthetic data) and the
+Each checkout's ``lesson_utils`` (code and data) is copied into a throwaway package of its own name, so
+only the store and its update decider differ; both get the same memories (1k and 10k, the bench's synthetic data) and the
 bench's ``write_cost``, three rounds alternating which goes first (the first round also warms up).
-Each store is given its update decider as ``build_service`` wires it (the copy cannot reach the
-package's default embedder). Prints medians per checkout and the ratio this/other.
+Each store is given its update decider as ``build_service`` wires it (``reader/changes.py``'s
+``make_decider``, or ``memory_server/updates.py``'s in a checkout from before the one reader; the copy cannot
+reach the package's default embedder). Prints medians per checkout and the ratio this/other.
 """
 
 from __future__ import annotations
@@ -27,10 +28,20 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _package(checkout: Path, name: str, into: Path):
-    shutil.copytree(checkout / "lesson_utils" / "memory_server", into / name,
+    shutil.copytree(checkout / "lesson_utils", into / name,
                     ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
-    (into / name / "__init__.py").write_text("", encoding="utf-8")
-    return importlib.import_module(f"{name}.store")
+    for init in [into / name, *(p.parent for p in (into / name).rglob("*.py"))]:
+        if not (init / "__init__.py").exists():  # the package's own __init__ files load the lessons: left out
+            (init / "__init__.py").write_text("", encoding="utf-8")
+    return importlib.import_module(f"{name}.memory_server.store")
+
+
+def _deciders(name: str):
+    """The module with the copy's ``make_decider``: the one reader, or the former ``memory_server/updates.py``."""
+    try:
+        return importlib.import_module(f"{name}.reader.changes")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"{name}.memory_server.updates")
 
 
 def main() -> int:
@@ -47,7 +58,7 @@ def main() -> int:
     embedder = bench.default_embedder()
     other, this = _package(args.other, "store_other", tmp), _package(ROOT, "store_this", tmp)
     # each store gets its update decider as ``build_service`` wires it (a copy cannot reach the package's embedder)
-    stores = {name: functools.partial(module.MemoryStore, decider=importlib.import_module(f"store_{name}.updates")
+    stores = {name: functools.partial(module.MemoryStore, decider=_deciders(f"store_{name}")
                                       .make_decider("meaning", embedder.embed, key=embedder.model))
               for name, module in (("other", other), ("this", this))}
     pool = embedder.embed([bench.synthetic_text(i, random.Random(11)) for i in range(400)])

@@ -3,7 +3,7 @@
 The same table goes through the user-memory provider (lessons 04–06, through the framework's
 ``after_run``) and through the offline lesson model (asked afterwards "What is my name?"). Both
 use :mod:`lesson_utils.reader.speaker`; if either grows its own vocabulary again, a row here disagrees.
-The memory server's distiller is the third reader: its row is the last test below.
+The memory server's offline path reads the same table through the reader's distiller: the last test below.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def test_the_request_comes_off_the_front_of_a_statement_only() -> None:
 
 
 # ------------------------------------------------------------------------------ the memory server
-# The third reader, lesson_utils/memory_server/distill.py: the name it finds in a conversation, and
+# The reader's distiller, lesson_utils/reader/statements.py: the name it finds in a conversation, and
 # the "The user's name is …" fact it distils from the same words (the fact that lets later turns say
 # "Alex …" and that the server's name slot supersedes).
 def test_the_server_distiller_reads_names_as_the_table_says() -> None:

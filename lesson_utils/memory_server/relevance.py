@@ -30,7 +30,7 @@ The features, each cheap and known to the server for every hit:
   (it read only the distant past until the eleventh round; on dev, replaying the top 5 in-process,
   abstention at the floor that keeps recall@5 near 60% had risen from 70% to 80% with that).
 
-The ``asked`` feature (the hit fills the attribute the question asks about, read by ``asked.py`` from example
+The ``asked`` feature (the hit fills the attribute the question asks about, read by a module since removed, from example
 questions) went when search stopped reading English: the constants were refitted without it.
 
 Two of the features read English (``other_person`` and ``not_now``), which search's ranking no longer does
