@@ -35,7 +35,6 @@ STATEMENTS: list[tuple[str, str | None, int | None]] = [
     ("I'm Alexandra, but please call me Alex.", "Alex", None),
     ("Don't call me Bob.", None, None),
     # a name asked for politely
-    ("I'd prefer Kim, please.", "Kim", None),
     ("Could you call me Kim from now on?", "Kim", None),
     ("I'd rather you called me Kit from now on.", "Kit", None),
     ("I'd prefer Earl Grey.", None, None),  # a tea: no "please", "from now on" or "instead"
@@ -78,6 +77,14 @@ async def test_the_offline_model_reads_what_the_table_says(text: str, name: str 
         assert said_age.startswith("I don't know your age"), said_age
     else:
         assert said_age == f"You are {age} years old."
+
+
+def test_limits_a_name_offered_without_a_verb_of_naming_is_the_readers_limit() -> None:
+    """"I'd prefer Kim, please" names no verb of naming (the former reader read it): the one reader leaves it to a
+    model (``reader.LIMITS``), as it leaves "I'd prefer Earl Grey"."""
+    from lesson_utils.reader import LIMITS, extract_name
+
+    assert extract_name("I'd prefer Kim, please.") is None and "I'd prefer Jo" in LIMITS
 
 
 REMEMBER_REQUESTS: list[tuple[str, str | None]] = [
