@@ -45,10 +45,16 @@ __all__ = ["about_now", "about_someone_else", "not_current", "CONTACT", "DECIDER
 DECIDERS = ("meaning", "model")
 EXEMPLARS = Path(__file__).parents[1] / "memory_server" / "data" / "update_exemplars.txt"
 #: (A schedule is one per activity: two schedules replace each other only as :func:`_schedule_moved` says.)
-SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite".split())
+SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
+#: The attributes whose value is a name or a number ("lives in Porto", "drives a Zoe", "is 41"): their values are compared
+#: by those words alone, and a fact without one names no value of theirs ("is hooked" names no partner).
+NAMED_VALUES = frozenset("home name surname age partner car phone email".split())
 #: How many nearest examples vote, how fast a vote fades with distance, and how near the nearest must be, in the
 #: fact's own reading and in its masked twin's.
 NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, (0.35, 0.5)
+#: Two kinds of favourite are one when "my favourite <kind> is X" reads this alike for both ("film", "movie"; "book",
+#: "novel"): measured on word pairs, synonyms were at 0.9 or more, related kinds ("book", "author") under 0.85.
+SAME_KIND = 0.88
 #: How much a label keeps when one reading gives it nothing (the product of the two readings' shares).
 AGREEMENT = 0.05
 _EXAMPLES: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -99,7 +105,7 @@ _CUE = re.compile(rf"\b(?:{_LEAVING})\b", re.IGNORECASE)
 #: After a verb of leaving, what was said in its place: "… and joined Kestrel", "…, now in Leeds", "…; it's X now".
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:(?:they|the user)\s+)?(?:now|then|\w+ed|became|bought|got|took|is|are)\b"
                       r"|\b(?:and|but|so)\s+(?:[\w']+\s+){0,3}?(?:they|the user)\s+\w+"
-                      r"|[,;\u2014\u2013]\s*(?:now|it's|it is|they|the user)\b|\bnow$|\binstead\b", re.IGNORECASE)
+                      r"|;|[,\u2014\u2013]\s*(?:now|it's|it is|they|the user)\b|\bnow$|\binstead\b", re.IGNORECASE)
 #: A change told as an exchange ("swapped PureGym for …", "switched from Vodafone to …"): group ``old`` was left.
 _SWAP = re.compile(r"\b(?:(?:swapped|switched|traded|exchanged|replaced|changed|upgraded|downgraded)\s+(?:from\s+)?"
                    r"|(?:moved|went)\s+from\s+)(?P<old>[^,;.]+?)\s+(?:for|with|to)\b",
@@ -107,7 +113,7 @@ _SWAP = re.compile(r"\b(?:(?:swapped|switched|traded|exchanged|replaced|changed|
 #: A correction: "an occupational therapist, not a physio" — group ``old`` is what was wrong.
 _CORRECTION = re.compile(r",\s*(?:and\s+)?not\s+(?P<old>[^,;.]+?)(?:\s+any\s?more)?$", re.IGNORECASE)
 #: A time that comes round again ("every Tuesday night", "on Fridays"): what a schedule says.
-_RECURRING = re.compile(r"\b(?:(?:every|each|on)\s+(?:other\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_RECURRING = re.compile(r"\b(?:(?:every|each)\s+(?:other\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
                         r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:morning|evening|night|week|weekend|month))\b",
                         re.IGNORECASE)
 _TIMES = frozenset("""monday tuesday wednesday thursday friday saturday sunday morning afternoon
@@ -135,7 +141,7 @@ _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|(?<!getting )(?<!got
                       r"|this (?:week|weekend)|next (?:week|month|year)|tomorrow|tonight)\b|^if\b", re.IGNORECASE)
 #: A marker of the present or of when a change began ("now", "these days", "As of this week, …", "Since August …"):
 #: it says the fact holds now, so it is no part of the attribute or its value and no end to a stay.
-_NOW_MARKER = re.compile(r"^(?:as of|since|starting|from)\s+[^,]{1,30}?(?:,\s*|\s+(?=the user\b|their\b|they\b|[A-Z]))"
+_NOW_MARKER = re.compile(r"^(?:as of|since|starting|from|after)\s+(?:[^,]{1,40}?\s+(?=the user\b|their\b|they\b)|[^,]{1,30}?(?:,\s*|\s+(?=(?-i:[A-Z]))))"
                          r"|,?\s*\b(?:now|these days|nowadays|currently|at the moment)\b", re.IGNORECASE)
 _KIND = re.compile(r"\b(?:favou?rite|fave|fav|more than any other)\s+([a-z]+)", re.IGNORECASE)  # a superlative liking
 _PREFERENCE = re.compile(r"\b(?:favou?rite|fave|fav|prefer\w*|go-to|of choice)\b", re.IGNORECASE)
@@ -312,6 +318,8 @@ class MeaningDecider:
         self.frames = {label: frozenset(w for w, c in counter.items() if c >= 2) for label, counter in counts.items()}
         self._preference = np.array([label.startswith("favourite") for label in labels])
         self._labels_of: dict[str, str | None] = {}
+        self._kinds: dict[str, str] = {}  # each kind of favourite seen, as the first kind seen that means the same
+        self._alike: dict[tuple[str, str], bool] = {}
 
     def _examples(self) -> tuple[np.ndarray, np.ndarray] | None:
         """The examples' vectors and their masked twins' vectors, embedded once per embedding model and process."""
@@ -353,6 +361,8 @@ class MeaningDecider:
         label = self.label(fact)
         if label == "name" and not fact.text.startswith("The user's name is"):  # the distiller's own form: no pet's name
             return None
+        if label is not None and label.startswith("favourite:"):  # "novel" files under "book" once "book" was seen
+            label = next((k for k in self._kinds if self._same_kind(label, k)), None) or self._kinds.setdefault(label, label)
         return label if label is not None and label.split(":")[0] in SINGLE_VALUED else None
 
     def _values(self, text: str, label: str) -> frozenset[str]:
@@ -360,6 +370,15 @@ class MeaningDecider:
         frame = self.frames.get(label.split(":")[0], frozenset())
         return frozenset(s for w in _words(_present(text)) if w.casefold() not in _STOP  # a possessive is its noun
                          and (s := _stem(w.removesuffix("'s"))) not in frame)
+
+    def _same_kind(self, label: str, other: str) -> bool:
+        """Two favourites whose kinds mean the same (:data:`SAME_KIND`: "film" and "movie"), embedded once per pair."""
+        if label == other or self._embed is None:
+            return label == other
+        if (label, other) not in self._alike:
+            a, b = np.asarray(self._embed([f"my favourite {k.split(':')[1]} is X" for k in (label, other)]), dtype=np.float32)
+            self._alike[label, other] = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b))) >= SAME_KIND
+        return self._alike[label, other]
 
     def decide(self, new: Fact, stored: Sequence[Fact]) -> list[Verdict]:
         if is_withdrawal(new.text):
@@ -382,13 +401,18 @@ class MeaningDecider:
         if _schedule_moved(new.text, old.text, self.label(new) == self.label(old) == "schedule"):
             return Verdict.SUPERSEDES
         label = self.attribute(new)
-        if label is None or label != self.attribute(old):
+        if label is None or label == "schedule" or label != self.attribute(old):
             return Verdict.UNRELATED
         if label in ("email", "phone"):
             said, had = ({re.sub(r"[\s\-]", "", c).casefold() for c in CONTACT.findall(f.text)} for f in (new, old))
             if said and had:
                 return Verdict.SAME if said <= had else Verdict.SUPERSEDES
         values, were = self._values(new.text, label) - _departed(new.text), self._values(old.text, label)
+        if label in NAMED_VALUES:  # a name or a number is the value: "is hooked" or "took the kids to the park" names none
+            values, were = (v & {_stem(w.removesuffix("'s")) for w in _words(_present(f.text)) if w[:1].isupper()
+                                 or w[:1].isdigit()} for v, f in ((values, new), (were, old)))
+            if not (values and were):
+                return Verdict.UNRELATED
         if values and values <= were:
             return Verdict.SAME
         return Verdict.SUPERSEDES if values - were and were - values else Verdict.UNRELATED

@@ -37,10 +37,10 @@ class Fact:
     forget: bool = False
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|;\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # "…, and I …", "… but my …": a new clause with its own first-person subject.
 _CLAUSE = re.compile(r",?\s+(?:and|but|so|while)\s+(?=(?:(?:right\s+)?(?:now|then|finally|also|recently)\s+)?(?:I|I'm|I've|my|My)\b)"
-                     r"|,\s+(?=(?:I|I'm|I've|my|My)\s)")
+                     r"|[,;]\s+(?=(?:I|I'm|I've|my|My)\s)")
 _NOISE = re.compile(
     r"^(?:(?:hi|hello|hey|yo|good (?:morning|afternoon|evening)|well|oh|so|ok|okay|alright|also|btw|by the way|"
     r"actually|anyway|and|but|yes|yeah|no|sure|thanks|thank you|great|cool|hmm+|um+|lol|(?:big |quick )?(?:update|news))"
@@ -91,9 +91,20 @@ def _third_person(verb: str) -> str:
 def _clauses(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
     sentences = (_TOGETHER.sub(lambda m: f"I {m['verb']} with {m['other']}", s.strip()) for s in _SENTENCE.split(text))
-    return [c.strip() for s in sentences for c in _CLAUSE.split(s) if c and c.strip()]
+    clauses: list[str] = []
+    for sentence in sentences:
+        pieces, opening = [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()], ""
+        for i, piece in enumerate(pieces):  # "Starting this week, my class is …": an opening phrase is no clause
+            if i + 1 < len(pieces) and piece.split()[0].lower() in _OPENERS and not _FIRST_PERSON.search(piece):
+                opening += piece + ", "
+            else:
+                clauses.append(opening + piece)
+                opening = ""
+    return clauses
 
 
+#: Words that open a phrase of time or place before a clause's subject ("After the course, I …", "Since May, my …").
+_OPENERS = frozenset("after since as from starting until by in on at last this next following before during once".split())
 #: A form-like label and its value, no verb ("Employer: Oakridge", "New number: 0770 …"): the user's.
 _LABEL = re.compile(r"^(?P<label>(?:[A-Za-z]+\s+){0,2}[A-Za-z]+)\s*:\s+(?P<value>\S.*)$")
 #: Two people as one subject: "Marco and I split up" is "I split up with Marco".
@@ -115,7 +126,7 @@ def _with_subject(clause: str) -> str:
     first = words[at].lower() if at < len(words) else ""
     if first == "not" or (clause.lower().startswith("do not ") and _NO_MORE.search(clause)):
         return ("I am " if first == "not" else "I ") + clause[0].lower() + clause[1:]  # "Not vegan any more"
-    if at == len(words) or _FIRST_PERSON.fullmatch(first) or (len(first) < 4 and first not in _UNCHANGED):
+    if at == len(words) or _FIRST_PERSON.fullmatch(first) or first in _OPENERS or (len(first) < 4 and first not in _UNCHANGED):
         return clause
     if first.endswith("ed") or first in _UNCHANGED - _MODALS:
         return "I " + clause[0].lower() + clause[1:]
