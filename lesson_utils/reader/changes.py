@@ -96,12 +96,15 @@ CONTACT = re.compile(rf"{EMAIL.pattern}|\+?\d[\d\s\-]{{5,}}\d")
 #: A value: an address, a number, or capitalised words inside a sentence (not its first word, "The" or "I").
 _VALUE = re.compile(rf"{EMAIL.pattern}|\+?\d(?:[\d\s\-:.]*\d)?|(?<=[\w,;] )(?!The\b|I\b)[A-Z][\w'\-]*(?: [A-Z][\w'\-]*)*")
 #: Leaving something: with nothing in its place a withdrawal, with an arrival after it a change.
-_LEAVING = (r"no (?:longer|more)|(?:not\b|n't)(?:\s+[\w'-]+){0,8}?\s+any ?(?:more|longer)|stopped|quit|left|sold|"
+_LEAVING = (r"no (?:longer|more)|(?:not\b|n't)(?:\s+[\w'-]+){0,8}?\s+any ?(?:more|longer)|stopped(?! (?:at|by|in|off|for)\b)|quit|left|sold|"
             r"(?:gave|give|given|giving) up|resigned from|stepped down from|moved out of|"
-            r"broke up with|splits? (?:up )?(?:with|from)|divorced|cancell?ed|dropped out of|got rid of")
+            r"broke up with|splits? (?:up )?(?:with|from)|divorced|cancell?ed|dropped out of|got rid of|withdrawn from"
+            r"|c(?:ut|ame|ome) off|cut out|(?:is|are|'s|'re) (?:over|gone|finished|off)")
 _CUE_WORDS = frozenset("no not longer any more anymore stopped gave give given giving up resigned stepped down out broke split "
-                       "splits divorced".split())
-_CUE = re.compile(rf"\b(?:{_LEAVING})\b", re.IGNORECASE)
+                       "splits divorced cut came come off over gone finished withdrawn".split())
+#: A verb of leaving told of a possessive's noun ("the user's router gave up"), or only nearly done, is no one leaving.
+_CUE = re.compile(rf"(?<!nearly )(?<!almost )\b(?<!'s )(?:{_LEAVING})\b", re.IGNORECASE)
+_POSSESSED = re.compile(r"^(?:The user's|Their|[A-Z]\w+'s)\s+[\w\s-]{1,30}$")
 #: After a verb of leaving, what was said in its place: "… and joined Kestrel", "…, now in Leeds", "…; it's X now".
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:(?:they|the user)\s+)?(?:now|then|\w+ed|became|bought|got|took|is|are)\b"
                       r"|\b(?:and|but|so)\s+(?:[\w']+\s+){0,3}?(?:they|the user)\s+\w+"
@@ -127,23 +130,28 @@ _ADDITIVE = re.compile(r"\b(?:also|another|an? (?:second|third)|one of)\b|\b(?:t
 _RELATION = (r"mum|mom|mother|dad|father|parent|brother|sister|son|daughter|kid|child|children|wife|husband|partner|"
              r"boyfriend|girlfriend|friend|colleague|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|niece|nephew|"
              r"grand\w+|\w+-in-law|step-?(?:mum|mom|mother|dad|father|son|daughter|brother|sister)|ex(?:-\w+)?|dog|cat|pet|horse")
-_SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s)\s+(?:\w+\s+)?)?(?P<who>(?i:{_RELATION}))s?\b"
-                      r"(?!(?:'s\s+name)?\s+(?:is|was)\s+(?:called|named\b|[A-Z]))"
+_SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s)\s+(?:[\w]+[\s-])?)?(?P<who>(?i:{_RELATION}))s?\b"
+                      r"(?!(?:'s\s+name)?\s+(?:is|was)\s+(?:called|named\b|[A-Z])|(?:(?<=partner)|(?<=husband)|(?<=wife)|(?<=boyfriend)|(?<=girlfriend))(?-i:,?\s+[A-Z]))"
                       rf"|\b(?i:the user's|their)\s+(?P<owner>{_RELATION})(?:'s(?!\s+name\b)|,\s+(?:his|her))\s"
-                      r"|^(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s")
+                      r"|^(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s"
+                      r"|^(?:The user's|Their|[A-Z]\w+'s)\s+(?:(?!is\b|was\b|has\b|partner\b|husband\b|wife\b|boyfriend\b|girlfriend\b)[a-z-]+\s+){1,2}(?P<named>[A-Z]\w+)\b")
 #: Not now: the distant past ("as a child", "years ago", "used to", "before they …"), a wish or a condition ("would love
 #: to", "dreams of", "if …"), a stay with an end or a time still to come ("for a fortnight", "this week", "next month").
-_NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
-                      r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|one day|someday"
+_NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|years back|back then|(?<=[a-z] )once|(?:very )?first(?! name)|"
+                      r"in (?:their|his|her) (?:teens|twenties|thirties|forties|fifties|youth|childhood)|(?<!it )(?:was|were)(?! \w+ed\b)|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
+                      r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|wonder\w*|imagin\w*|one day|someday"
                       r"|(?:think|thinks|thinking|thought) (?:about|of)|consider(?:s|ing|ed)?|plan(?:s|ning)? to"
                       r"|ex(?!-)|former(?:ly)?|previous(?:ly)?|(?:is|are|am|'re|'s) staying"
                       r"|for (?:a|the|two|three|a few|a couple of) (?:days?|nights?|weeks?|weekend|fortnight|months?)"
                       r"|this (?:week|weekend)|next (?:week|month|year)|tomorrow|tonight)\b|^if\b", re.IGNORECASE)
 #: A marker of the present or of when a change began ("now", "these days", "As of this week, …", "Since August …"):
 #: it says the fact holds now, so it is no part of the attribute or its value and no end to a stay.
-_NOW_MARKER = re.compile(r"^(?:as of|since|starting|from|after)\s+(?:[^,]{1,40}?\s+(?=the user\b|their\b|they\b)|[^,]{1,30}?(?:,\s*|\s+(?=(?-i:[A-Z]))))"
+_NOW_MARKER = re.compile(r"^(?:as of|since|starting|from|after|once)\s+(?:[^,]{1,40}?\s+(?=the user\b|their\b|they\b)|[^,]{1,30}?(?:,\s*|\s+(?=(?-i:[A-Z]))))"
                          r"|,?\s*\b(?:now|these days|nowadays|currently|at the moment)\b", re.IGNORECASE)
 _KIND = re.compile(r"\b(?:favou?rite|fave|fav|more than any other)\s+([a-z]+)", re.IGNORECASE)  # a superlative liking
+#: A partner is told by a word of being a couple: someone named in a fact is not the user's partner without one.
+_COUPLE = re.compile(r"\b(?:partner|boyfriend|girlfriend|bf|gf|wife|husband|spouse|fianc\w*|dat(?:e|es|ed|ing)|married|marry"
+                     r"|engaged|together|seeing|other half|going out|moved in|in a relationship)\b", re.IGNORECASE)
 _PREFERENCE = re.compile(r"\b(?:favou?rite|fave|fav|prefer\w*|go-to|of choice)\b", re.IGNORECASE)
 _STOP = frozenset("""i me my we our a an the of in on at to for from with by and or but so as into about over after
     before since until than then now currently still just really also too very is am are was were be been being has
@@ -213,7 +221,7 @@ def about_someone_else(question: str, text: str) -> bool:
     hit = _SOMEONE.search(text)
     if hit is None:
         return False
-    who = (hit["who"] or hit["owner"] or hit["member"]).casefold()
+    who = (hit["who"] or hit["owner"] or hit["member"] or hit["named"]).casefold()
     return not {_stem(w) for w in _WORD.findall(question.casefold())} & {_stem(who), who}
 
 
@@ -231,7 +239,7 @@ def withdrawal(text: str) -> Withdrawal | None:
     or None; with an arrival after the cue ("left Acme and joined Kestrel") it is a change, not a withdrawal."""
     text = " ".join(text.replace("\u2019", "'").split()).rstrip(" .!")
     hit = _CUE.search(text)
-    if hit is None or _SOMEONE.search(text[: hit.start()]):
+    if hit is None or _SOMEONE.search(text[: hit.start()]) or _POSSESSED.match(text[: hit.start()].strip()):
         return None  # someone else's deed: "the user's brother quit the band"
     if _ARRIVAL.search(text, hit.end()):
         return None
@@ -263,7 +271,7 @@ def _overlap(left: frozenset[str], words: set[str]) -> bool:
     return any(w == v or (len(w) >= 5 and v.startswith(w)) for w in left for v in words)
 
 
-def _schedule_moved(new: str, old: str, labelled: bool = False) -> bool:
+def _schedule_moved(new: str, old: str, labelled: bool = False, frame: frozenset[str] = frozenset()) -> bool:
     """Two times for one activity: both recur ("on Fridays") or both read as schedules (``labelled``), they share a
     word besides their times (the activity), and their times differ ("4 pm on Fridays" → "5 pm")."""
     if not (labelled or (_RECURRING.search(new) and _RECURRING.search(old))):
@@ -272,7 +280,7 @@ def _schedule_moved(new: str, old: str, labelled: bool = False) -> bool:
     for text in (new, old):
         words = [w for w in _words(text) if w.casefold() not in _STOP]
         times.append({_stem(w) for w in words if _stem(w) in when or any(c.isdigit() for c in w)})
-        topic.append({_stem(w) for w in words if w.islower() and _stem(w) not in when} - times[-1])
+        topic.append({_stem(w) for w in words if w.islower() and _stem(w) not in when} - times[-1] - frame)  # not "goes"
     return bool(topic[0] & topic[1]) and bool(times[0]) and bool(times[1]) and times[0] != times[1]
 
 
@@ -361,6 +369,8 @@ class MeaningDecider:
         label = self.label(fact)
         if label == "name" and not fact.text.startswith("The user's name is"):  # the distiller's own form: no pet's name
             return None
+        if label == "partner" and not _COUPLE.search(fact.text):  # "ran into Jonas", "signed for Rahul's parcel"
+            return None
         if label is not None and label.startswith("favourite:"):  # "novel" files under "book" once "book" was seen
             label = next((k for k in self._kinds if self._same_kind(label, k)), None) or self._kinds.setdefault(label, label)
         return label if label is not None and label.split(":")[0] in SINGLE_VALUED else None
@@ -398,7 +408,7 @@ class MeaningDecider:
             return Verdict.SUPERSEDES if plain[0] == plain[1] else Verdict.UNRELATED
         if _NEGATED.search(new.text) or _ADDITIVE.search(new.text) or _ADDITIVE.search(old.text):
             return Verdict.UNRELATED
-        if _schedule_moved(new.text, old.text, self.label(new) == self.label(old) == "schedule"):
+        if _schedule_moved(new.text, old.text, self.label(new) == self.label(old) == "schedule", self.frames["schedule"]):
             return Verdict.SUPERSEDES
         label = self.attribute(new)
         if label is None or label == "schedule" or label != self.attribute(old):
@@ -408,11 +418,12 @@ class MeaningDecider:
             if said and had:
                 return Verdict.SAME if said <= had else Verdict.SUPERSEDES
         values, were = self._values(new.text, label) - _departed(new.text), self._values(old.text, label)
-        if label in NAMED_VALUES:  # a name or a number is the value: "is hooked" or "took the kids to the park" names none
-            values, were = (v & {_stem(w.removesuffix("'s")) for w in _words(_present(f.text)) if w[:1].isupper()
-                                 or w[:1].isdigit()} for v, f in ((values, new), (were, old)))
-            if not (values and were):
+        if label in NAMED_VALUES:  # a name or a number is the value ("is hooked" names no partner), unless both are typed
+            named = [v & {_stem(w.removesuffix("'s")) for w in _words(_present(f.text)) if w[:1].isupper()  # lower case
+                          or w[:1].isdigit()} for v, f in ((values, new), (were, old))]
+            if any(named) and not all(named):
                 return Verdict.UNRELATED
+            values, were = (named[0], named[1]) if all(named) else (values, were)
         if values and values <= were:
             return Verdict.SAME
         return Verdict.SUPERSEDES if values - were and were - values else Verdict.UNRELATED

@@ -62,7 +62,7 @@ _NAME = rf"(?P<name>{WORD}(?:\s+{WORD})?)"
 _EXPLICIT_NAME = re.compile(rf"(?:(?:\bmy\s+|^\s*)name(?:\s+is|{_APOS}s)|\bthe\s+name{_APOS}s|{_I_AM}\s+(?:called|named))\s+{_NAME}",
                             re.IGNORECASE)
 _IMPLICIT_NAME = re.compile(
-    rf"(?P<neg>\b(?:don{_APOS}?t|do\s+not|never)\s+)?(?:{_I_AM}|\bcall(?:ed|ing)?\s+me|\b(?:everyone|people|friends)\s+calls?\s+me"
+    rf"(?P<neg>\b(?:don{_APOS}?t|do\s+not|never)\s+)?(?:{_I_AM}|\b(?:call(?:ing)?|you\s+called)\s+me|\b(?:everyone|people|friends)\s+calls?\s+me"
     rf"|\bgo(?:es|ing)?\s+by(?:\s+my\s+(?:\w+\s+)?name,?)?|\bto\s+be\s+called)\s+{_NAME}", re.IGNORECASE)
 
 

@@ -40,7 +40,7 @@ class Fact:
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # "…, and I …", "… but my …": a new clause with its own first-person subject.
 _CLAUSE = re.compile(r",?\s+(?:and|but|so|while)\s+(?=(?:(?:right\s+)?(?:now|then|finally|also|recently)\s+)?(?:I|I'm|I've|my|My)\b)"
-                     r"|[,;]\s+(?=(?:I|I'm|I've|my|My)\s)")
+                     r"|,\s+(?=(?:I|I'm|I've|my|My)\s)|;\s+(?=[^;]*\b(?:I|I'm|I've|me|my|My)\b)")
 _NOISE = re.compile(
     r"^(?:(?:hi|hello|hey|yo|good (?:morning|afternoon|evening)|well|oh|so|ok|okay|alright|also|btw|by the way|"
     r"actually|anyway|and|but|yes|yeah|no|sure|thanks|thank you|great|cool|hmm+|um+|lol|(?:big |quick )?(?:update|news))"
