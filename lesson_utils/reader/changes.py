@@ -117,7 +117,7 @@ _SWAP = re.compile(r"\b(?:(?:swapped|switched|traded|exchanged|replaced|changed|
 _CORRECTION = re.compile(r",\s*(?:and\s+)?not\s+(?P<old>[^,;.]+?)(?:\s+any\s?more)?$", re.IGNORECASE)
 #: A time that comes round again ("every Tuesday night", "on Fridays"): what a schedule says.
 _RECURRING = re.compile(r"\b(?:(?:every|each)\s+(?:other\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-                        r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:morning|evening|night|week|weekend|month))\b",
+                        r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:s| (?:mornings|afternoons|evenings|nights))|every\s+(?:morning|evening|night|week|weekend|month))\b",
                         re.IGNORECASE)
 _TIMES = frozenset("""monday tuesday wednesday thursday friday saturday sunday morning afternoon
     evening night weekend week month every each other am pm noon january february march april may june july august
@@ -244,8 +244,10 @@ def withdrawal(text: str) -> Withdrawal | None:
     if _ARRIVAL.search(text, hit.end()):
         return None
     what = frozenset(_stem(w) for w in _words(text[hit.start():]) if w.casefold() not in _STOP | _CUE_WORDS)
-    before = [w for w in _words(text[: hit.start()]) if w.casefold() not in _STOP]
-    if not what and before:  # "the allotment, they gave it up": what was left is named before the verb
+    ended = hit.group().split()[0].casefold() in ("is", "are", "'s", "'re")  # its subject is what ended, not a name
+    before = [w for w in (_WORD.findall if ended else _words)(text[: hit.start()]) if w.casefold() not in _STOP]
+    if before and (not what or ended):
+        # "the allotment, they gave it up", "five-a-side is over": what was left is named before the verb
         return Withdrawal(frozenset(_stem(w) for w in before))
     return Withdrawal(what, besides=bool(before)) if what else None
 
