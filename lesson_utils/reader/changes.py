@@ -46,6 +46,8 @@ DECIDERS = ("meaning", "model")
 EXEMPLARS = Path(__file__).parents[1] / "memory_server" / "data" / "update_exemplars.txt"
 #: (A schedule is one per activity: two schedules replace each other only as :func:`_schedule_moved` says.)
 SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
+#: The attributes told by words of their own ("lives", "based", "flat"; "birthday", "turned"), not by their value alone.
+WORDED = frozenset(("home",))
 #: The attributes whose value is a name or a number ("lives in Porto", "drives a Zoe", "is 41"): their values are compared
 #: by those words alone, and a fact without one names no value of theirs ("is hooked" names no partner).
 NAMED_VALUES = frozenset("home name surname age partner car phone email".split())
@@ -326,6 +328,10 @@ class MeaningDecider:
         for label, text in zip(labels, texts, strict=True):  # an attribute's wording: words two examples share
             counts.setdefault(label.split(":")[0], Counter()).update({_stem(w) for w in _words(text) if w.islower()})
         self.frames = {label: frozenset(w for w, c in counter.items() if c >= 2) for label, counter in counts.items()}
+        #: every word an attribute's examples use for it: a fact that shares none is not told in its words
+        common = Counter(w for counter in counts.values() for w in counter)  # words of many attributes tell none
+        self.wording = {label: frozenset(w for w in counter if common[w] <= 6) for label, counter in counts.items()}
+        self._common = frozenset(w for w, c in common.items() if c > 6)
         self._preference = np.array([label.startswith("favourite") for label in labels])
         self._labels_of: dict[str, str | None] = {}
         self._kinds: dict[str, str] = {}  # each kind of favourite seen, as the first kind seen that means the same
@@ -373,6 +379,10 @@ class MeaningDecider:
             return None
         if label == "partner" and not _COUPLE.search(fact.text):  # "ran into Jonas", "signed for Rahul's parcel"
             return None
+        family = (label or "").split(":")[0]
+        said = {_stem(w) for w in _words(_present(fact.text))} - self._common
+        if family in WORDED and said and not self.wording[family] & said:
+            return None  # "did a cooking course in Bilbao" says nothing a home is told by
         if label is not None and label.startswith("favourite:"):  # "novel" files under "book" once "book" was seen
             label = next((k for k in self._kinds if self._same_kind(label, k)), None) or self._kinds.setdefault(label, label)
         return label if label is not None and label.split(":")[0] in SINGLE_VALUED else None
