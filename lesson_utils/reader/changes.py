@@ -140,7 +140,7 @@ _SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s)\s+(?:[\w]+[\s-])?)?
 #: Not now: the distant past ("as a child", "years ago", "used to", "before they …"), a wish or a condition ("would love
 #: to", "dreams of", "if …"), a stay with an end or a time still to come ("for a fortnight", "this week", "next month").
 _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|years back|back then|(?<=[a-z] )once|(?:very )?first(?! name)|"
-                      r"in (?:their|his|her) (?:teens|twenties|thirties|forties|fifties|youth|childhood)|(?<!it )(?:was|were)(?! \w+ed\b)|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
+                      r"in (?:their|his|her) (?:youth|childhood)|(?<!it )(?:was|were)(?! \w+ed\b)|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
                       r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|wonder\w*|imagin\w*|one day|someday"
                       r"|(?:think|thinks|thinking|thought) (?:about|of)|consider(?:s|ing|ed)?|plan(?:s|ning)? to"
                       r"|ex(?!-)|former(?:ly)?|previous(?:ly)?|(?:is|are|am|'re|'s) staying"
