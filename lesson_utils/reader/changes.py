@@ -130,9 +130,9 @@ _ADDITIVE = re.compile(r"\b(?:also|another|an? (?:second|third)|one of)\b|\b(?:t
 #: a relation's own possessive is in it ("the user's son's birthday"), or it opens with a member of some group ("Mia
 #: from their book club …"); group ``who``, ``owner`` or ``member`` names the person.
 _RELATION = (r"mum|mom|mother|dad|father|parent|brother|sister|son|daughter|kid|child|children|wife|husband|partner|"
-             r"boyfriend|girlfriend|friend|colleague|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|niece|nephew|"
+             r"boyfriend|girlfriend|friend|colleague|co-?worker|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|niece|nephew|"
              r"grand\w+|\w+-in-law|step-?(?:mum|mom|mother|dad|father|son|daughter|brother|sister)|ex(?:-\w+)?|dog|cat|pet|horse")
-_SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s)\s+(?:[\w]+[\s-])?)?(?P<who>(?i:{_RELATION}))s?\b"
+_SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s|The)\s+(?:[\w]+[\s-])?)?(?P<who>(?i:{_RELATION}))s?\b"
                       r"(?!(?:'s\s+name)?\s+(?:is|was)\s+(?:called|named\b|[A-Z])|(?:(?<=partner)|(?<=husband)|(?<=wife)|(?<=boyfriend)|(?<=girlfriend))(?-i:,?\s+[A-Z]))"
                       rf"|\b(?i:the user's|their)\s+(?P<owner>{_RELATION})(?:'s(?!\s+name\b)|,\s+(?:his|her))\s"
                       r"|^(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s"
@@ -141,7 +141,7 @@ _SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s)\s+(?:[\w]+[\s-])?)?
 #: to", "dreams of", "if …"), a stay with an end or a time still to come ("for a fortnight", "this week", "next month").
 _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|years back|back then|(?<=[a-z] )once|(?:very )?first(?! name)|"
                       r"in (?:their|his|her) (?:youth|childhood)|(?<!it )(?:was|were)(?! \w+ed\b)|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
-                      r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|dreams? (?:of|about)|wonder\w*|imagin\w*|one day|someday"
+                      r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|(?:day)?dream(?:s|ing)? (?:of|about)|wonder\w*|imagin\w*|one day|someday"
                       r"|(?:think|thinks|thinking|thought) (?:about|of)|consider(?:s|ing|ed)?|plan(?:s|ning)? to"
                       r"|ex(?!-)|former(?:ly)?|previous(?:ly)?|(?:is|are|am|'re|'s) staying"
                       r"|for (?:a|the|two|three|a few|a couple of) (?:days?|nights?|weeks?|weekend|fortnight|months?)"
