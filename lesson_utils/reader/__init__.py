@@ -27,7 +27,8 @@ Reads:
 - a question that tells: "did I tell you I swapped the Leaf for a Zoe?";
 - whose and when: a relation word after the user's possessive ("my brother …", "my son's birthday", "my ex-husband")
   or opening the fact ("Mum just turned 80"), or a group member ("Mia from my choir"), is someone else ("my partner's
-  name is" names the partner); "as a child", "… ago", "used to", "ex", "former", a wish, "thinking about", "if …", a
+  name is" names the partner); "as a child", "… ago", "years back", "once", "used to", "ex", "former", a first one or a
+  past state in the main clause ("the user's first car was …"), a wish, "thinking about", "if …", a
   stay ("is staying at", "for a fortnight", "this week") or a time to come ("next month") is not now.
 
 Does not read (a model does: ``memory_server/understanding.py``):
@@ -40,7 +41,7 @@ Does not read (a model does: ``memory_server/understanding.py``):
   fine", "I'd prefer Jo"), ages in words ("forty-two") or told as a birthday ("birthday yesterday, 42 now"), relative dates;
 - whose beyond one relation word: possessive chains ("my sister's friend"), kin words that name each other
   ("parents" for "father"), a noun phrase first ("the manager of my gym");
-- the past beyond a few markers ("in my teens", "at secondary school", "once"), a fact read clause by clause
+- the past beyond a few markers ("in my teens", "at secondary school"), a fact read clause by clause
   ("used to hate olives but now loves them").
 """
 

@@ -139,13 +139,14 @@ _SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s|The)\s+(?:[\w]+[\s-]
                       r"|^(?:The user's|Their|[A-Z]\w+'s)\s+(?:(?!is\b|was\b|has\b|partner\b|husband\b|wife\b|boyfriend\b|girlfriend\b)[a-z-]+\s+){1,2}(?P<named>[A-Z]\w+)\b")
 #: Not now: the distant past ("as a child", "years ago", "used to", "before they …"), a wish or a condition ("would love
 #: to", "dreams of", "if …"), a stay with an end or a time still to come ("for a fortnight", "this week", "next month").
-_NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|years back|back then|(?<=[a-z] )once|(?:very )?first(?! name)|"
-                      r"in (?:their|his|her) (?:youth|childhood)|(?<!it )(?:was|were)(?! \w+ed\b)|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
+_NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|years back|back then|(?<=[a-z] )once(?! a\b| or| every)|"
+                      r"in (?:their|his|her) (?:youth|childhood)|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
                       r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|(?:day)?dream(?:s|ing)? (?:of|about)|wonder\w*|imagin\w*|one day|someday"
                       r"|(?:think|thinks|thinking|thought) (?:about|of)|consider(?:s|ing|ed)?|plan(?:s|ning)? to"
                       r"|ex(?!-)|former(?:ly)?|previous(?:ly)?|(?:is|are|am|'re|'s) staying"
                       r"|for (?:a|the|two|three|a few|a couple of) (?:days?|nights?|weeks?|weekend|fortnight|months?)"
-                      r"|this (?:week|weekend)|next (?:week|month|year)|tomorrow|tonight)\b|^if\b", re.IGNORECASE)
+                      r"|this (?:week|weekend)|next (?:week|month|year)|tomorrow|tonight)\b|^if\b"
+                      r"|^[^,;]*?\b(?:(?:very )?first(?! name)|(?<!it )(?:was|were)(?! \w+ed\b))\b", re.IGNORECASE)  # the main clause
 #: A marker of the present or of when a change began ("now", "these days", "As of this week, …", "Since August …"):
 #: it says the fact holds now, so it is no part of the attribute or its value and no end to a stay.
 _NOW_MARKER = re.compile(r"^(?:as of|since|starting|from|after|once)\s+(?:[^,]{1,40}?\s+(?=the user\b|their\b|they\b)|[^,]{1,30}?(?:,\s*|\s+(?=(?-i:[A-Z]))))"
@@ -224,7 +225,7 @@ def about_someone_else(question: str, text: str) -> bool:
     if hit is None:
         return False
     who = (hit["who"] or hit["owner"] or hit["member"] or hit["named"]).casefold()
-    return not {_stem(w) for w in _WORD.findall(question.casefold())} & {_stem(who), who}
+    return not {_stem(w) for w in _WORD.findall(question.casefold().replace("-", " "))} & {_stem(who), who}
 
 
 @dataclass(frozen=True)
