@@ -1,6 +1,6 @@
 """The offline reader: the one small, deliberately limited reader of English the course ships.
 
-Why: understanding English is a model's job (``memory_server/understanding.py`` asks one when the lessons have a
+Why: understanding English is a model's job (``local_memory_server/understanding.py`` asks one when the lessons have a
 model). With no model, the memory server's write path, the offline lesson model and lesson 04's provider need a
 stand-in, and they share this one, so "my name is priya" means Priya everywhere. It is a handful of general
 patterns, not a rule per phrasing; what it cannot read, it leaves alone (a wrong memory is worse than none).
@@ -11,6 +11,10 @@ Reads:
   is teal", "I usually ship on Fridays" (restated as "The user usually ships on Fridays.", or with the user's name);
   a form-like label and its value, "Employer: Oakridge", "New number: 0770 …"; two people as one subject,
   "Marco and I split up" (as "I split up with Marco");
+- chat that drops "I" before a verb (lemminflect's lexicon says which words can be verbs): "live in st. cloud now",
+  "livin in reykjavik", "Finally moved to Bristol", "drive a Kia"; and a bare "new …" ("new job at Vellum"), an
+  activity told with its day ("choir's been moved to Thursdays"), a bare number of now ("twenty now", "65 as of
+  Tuesday") as the writer's;
 - the speaker's name and age: "my name is priya", "I'm Alex", "call me Sam", "can you call me Bertie?", "I'm 31",
   "I just turned 40", "would you mind calling me Teddy?", "I go by my middle name, Rosalind";
 - "remember that …", "forget that …", and standing instructions: "from now on, answer in French";
@@ -31,14 +35,16 @@ Reads:
   past state in the main clause ("the user's first car was …"), a wish, "thinking about", "if …", a
   stay ("is staying at", "for a fortnight", "this week") or a time to come ("next month") is not now.
 
-Does not read (a model does: ``memory_server/understanding.py``):
+Does not read (a model does: ``local_memory_server/understanding.py``):
 
-- a statement with no "I" or "my": "Speak Dutch", "paramedic in Bristol", "forty now", "new flat in Leith";
+- a statement with no "I" or "my" and no verb first: "paramedic in Bristol", "Single for a bit, then met Ambrose";
 - a change told only by its new value, with no wording the examples share ("went vegetarian in January");
+- an attribute whose value means something of its own: the fact and its twin with the values masked must agree,
+  so "works for Pottersby Foods" (foods) or "is a roaster at the same place" files under no attribute;
 - hedges and reported speech ("my sister says I …"), questions that tell without "did I tell you" ("guess who's
   58?");
 - lower-case names after "I'm"/"call me" ("call me bex"), a name offered without a verb of naming ("Bram is
-  fine", "I'd prefer Jo"), ages in words ("forty-two") or told as a birthday ("birthday yesterday, 42 now"), relative dates;
+  fine", "I'd prefer Jo"), an age in words for lesson 04's provider ("I'm forty-two"), an age told as a birthday ("my 20th was last weekend"), relative dates;
 - whose beyond one relation word: possessive chains ("my sister's friend"), kin words that name each other
   ("parents" for "father"), a noun phrase first ("the manager of my gym");
 - the past beyond a few markers ("in my teens", "at secondary school"), a fact read clause by clause

@@ -128,7 +128,7 @@ _ADDITIVE = re.compile(r"\b(?:also|another|an? (?:second|third)|one of)\b|\b(?:t
 #: Someone else's fact: it opens with a relation word after the user's possessive ("The user's brother lives in Oslo"),
 #: a relation's own possessive is in it ("the user's son's birthday"), or it opens with a member of some group ("Mia
 #: from their book club …"); group ``who``, ``owner`` or ``member`` names the person.
-_RELATION = (r"mum|mom|mother|dad|father|parent|brother|sister|son|daughter|kid|child|children|wife|husband|partner|"
+RELATION = _RELATION = (r"mum|mom|mother|dad|father|parent|brother|sister|son|daughter|kid|child|children|wife|husband|partner|"
              r"boyfriend|girlfriend|friend|colleague|co-?worker|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|niece|nephew|"
              r"grand\w+|\w+-in-law|step-?(?:mum|mom|mother|dad|father|son|daughter|brother|sister)|ex(?:-\w+)?|dog|cat|pet|horse")
 _SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s|The)\s+(?:[\w]+[\s-])?)?(?P<who>(?i:{_RELATION}))s?\b"

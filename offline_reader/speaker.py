@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = [
+__all__ = ["in_digits", 
     "COMMON_WORDS", "INSTRUCTION_PHRASES", "MAX_AGE", "MIN_AGE", "NOT_A_NAME", "PERSONAL_FACTS", "REMEMBER_PHRASES",
     "ages_stated", "content_words", "extract_age", "extract_name", "instruction_request", "is_plausible_age",
     "is_plausible_name", "names_stated", "places_stated", "remember_request", "strip_remember_prefix",
@@ -111,6 +111,25 @@ _AGE = re.compile(
 def is_plausible_age(value: Any) -> bool:
     """An age is a whole number of years a person can plausibly be (bools are not ages)."""
     return isinstance(value, int) and not isinstance(value, bool) and MIN_AGE <= value <= MAX_AGE
+
+
+_TEENS = "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_ONES = "one two three four five six seven eight nine".split()
+#: A number from 13 to 99 in words: "nineteen", "forty", "sixty-five", "Twenty one".
+_NUMBER_WORDS = re.compile(rf"\b(?:(?P<tens>{'|'.join(_TENS)})(?:[- ](?P<ones>{'|'.join(_ONES)}))?|(?P<teen>{'|'.join(_TEENS)}))\b(?!-)",
+                           re.IGNORECASE)
+
+
+def in_digits(text: str) -> str:
+    """``text`` with its numbers from 13 to 99 in digits ("sixty-five as of Tuesday" → "65 as of Tuesday")."""
+    def number(match: re.Match[str]) -> str:
+        if match["teen"]:
+            return str(13 + _TEENS.index(match["teen"].lower()))
+        ones = _ONES.index(match["ones"].lower()) + 1 if match["ones"] else 0
+        return str(20 + 10 * _TENS.index(match["tens"].lower()) + ones)
+
+    return _NUMBER_WORDS.sub(number, text)
 
 
 def extract_age(text: str) -> int | None:

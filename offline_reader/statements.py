@@ -14,8 +14,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from .speaker import extract_name, strip_remember_prefix
+import lemminflect
+
+from .changes import CONTACT, EMAIL, RELATION
+from .speaker import extract_name, in_digits, strip_remember_prefix
 
 __all__ = ["Fact", "Turn", "distill", "find_name"]
 
@@ -37,7 +41,8 @@ class Fact:
     forget: bool = False
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+#: A sentence ends at ". ", "! " or "? ", not before a lower-case word or after "St." / "Dr." ("st. cloud", "St. Ives").
+_SENTENCE = re.compile(r"(?<=[!?])\s+|(?<=\.)(?<![A-Z][a-z]\.)\s+(?![a-z])|\n+")
 # "…, and I …", "… but my …": a new clause with its own first-person subject.
 _CLAUSE = re.compile(r",?\s+(?:and|but|so|while)\s+(?=(?:(?:right\s+)?(?:now|then|finally|also|recently)\s+)?(?:I|I'm|I've|my|My)\b)"
                      r"|,\s+(?=(?:I|I'm|I've|my|My)\s)|;\s+(?=[^;]*\b(?:I|I'm|I've|me|my|My)\b)")
@@ -126,11 +131,71 @@ def _with_subject(clause: str) -> str:
     first = words[at].lower() if at < len(words) else ""
     if first == "not" or (clause.lower().startswith("do not ") and _NO_MORE.search(clause)):
         return ("I am " if first == "not" else "I ") + clause[0].lower() + clause[1:]  # "Not vegan any more"
+    following = words[at + 1].lower().rstrip(",.!") if at + 1 < len(words) else ""
+    if first in _OWN and following not in _FINITE:  # "new job at Vellum", "fave food is now khachapuri": the writer's
+        return "My " + clause[0].lower() + clause[1:]
+    if in_digits(first).isdigit() and following in _NOW | {""}:  # a number told as news: "20 now", "65 as of last Tuesday"
+        return "I am " + clause[0].lower() + clause[1:]
     if at == len(words) or _FIRST_PERSON.fullmatch(first) or first in _OPENERS or (len(first) < 4 and first not in _UNCHANGED):
         return clause
     if first.endswith("ed") or first in _UNCHANGED - _MODALS:
         return "I " + clause[0].lower() + clause[1:]
-    return "I am " + clause[0].lower() + clause[1:] if first.endswith("ing") else clause
+    if first.endswith("ing") and following in _FINITE:  # an activity as the subject: "climbing is now on Wednesdays"
+        return "My " + clause[0].lower() + clause[1:]
+    if _WEEKDAY.search(clause) and first not in _NOT_THE_WRITERS and lemminflect.getAllLemmas(first.removesuffix("'s")):
+        # a verb when no finite verb follows: "play five-a-side on Sundays", not "book club has been moved"
+        verb = "VERB" in lemminflect.getAllLemmas(first) and not _FINITE.intersection(w.lower() for w in words[at + 1:])
+        return ("I " if verb else "My ") + clause[0].lower() + clause[1:]  # an activity and its day, told bare: "choir's been moved to Thursdays"
+    if not (_REQUEST.match(clause) or _FORGET.match(clause)) and _acts(first.removesuffix("in") + "ing" if first.endswith("in") else first,
+                                                                         following):
+        return "I " + ("am " if first.endswith(("ing", "in")) else "") + clause[0].lower() + clause[1:]
+    return clause
+
+
+#: Small words that begin what a verb acts on or where: "live | in Leeds", "drive | a Zoe", "play | five-a-side".
+#: A day of the week: an activity told bare with its day is the writer's ("Therapy's now on Wednesday mornings").
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+#: Words that open a clause with a subject of its own.
+_NOT_THE_WRITERS = frozenset("a an the this that these those it its he she they his her their there you your we".split())
+#: Words that open a bare noun phrase of the writer's own: "new job at Vellum", "favourite colour's teal now".
+_OWN = frozenset("new favourite favorite fave fav".split())
+#: Words that say a bare number is news of now ("20 now", "65 as of last Tuesday", "62 today").
+_NOW = frozenset("now as today since and".split())
+#: Words after which a clause's first word was its subject: "swimming is at 6pm now", "moving house was hard".
+_FINITE = frozenset("is was has had 's are were".split())
+_AFTER_A_VERB = frozenset("a an the in at on for from with to as near by my our some".split())
+
+
+@lru_cache(maxsize=4096)
+def _acts(word: str, following: str) -> bool:
+    """Whether a clause with no subject opens with a verb the writer does: "live in st. cloud now", "drive a Kia",
+    "livin in reykjavik"; not "book club's been moved" (a noun there) nor "cooks on Sundays" (someone else's
+    "-s"). Which words can be verbs or nouns comes from lemminflect's English lexicon (no rules per word)."""
+    kinds = lemminflect.getAllLemmas(word)
+    if "VERB" not in kinds or following in _FINITE or word in _MODALS or any(word in lemminflect.getInflection(lemma, "VBZ")
+                                                      for lemma in kinds["VERB"]) and word not in kinds["VERB"]:
+        return False
+    return (word.endswith("ing") or not ({"NOUN", "ADJ"} & set(kinds)) or following in _AFTER_A_VERB
+            or following[:1].isdigit())
+
+
+#: "'s" after a noun that is "is" or "has": "My home's in Bendigo", "Therapy's now on Wednesdays", "swim's been moved".
+_IS = re.compile(r"(?<=[a-z])'s(?=\s)")
+_IS_FOLLOWS = frozenset("in at on now a an the every still back over off moved been got".split())
+
+
+def _spelled(clause: str) -> str:
+    """``clause`` with its "'s" that stand for "is"/"has" spelled out (a possessive "'s" before a noun stays)."""
+    def verb(match: re.Match[str]) -> str:
+        after = clause[match.end():].split(maxsplit=1)
+        word = after[0].lower() if after else ""
+        return match.group() if word not in _IS_FOLLOWS else " has" if word in ("been", "got") else " is"
+
+    return _IS.sub(verb, clause)
+
+
+#: Someone other than the writer: a relation word ("my boss", "Mum's number").
+_SOMEONES = re.compile(rf"\b(?:{RELATION})s?\b", re.IGNORECASE)
 
 
 #: A question that tells: "did I tell you I swapped the Leaf for a Zoe?" states what follows it.
@@ -144,7 +209,7 @@ def _clean(clause: str) -> str | None:
         clause = clause[told.end():].rstrip("?! ")
     if not clause or clause.endswith("?") or _QUESTION.match(clause):
         return None
-    clause = _with_subject(_CONTRACTION.sub(lambda m: _CONTRACTIONS[m.group().lower()], clause.rstrip(" .!…")))
+    clause = _with_subject(_spelled(_CONTRACTION.sub(lambda m: _CONTRACTIONS[m.group().lower()], clause.rstrip(" .!…"))))
     return None if _FILLER.match(clause) or len(clause.split()) < 2 else clause
 
 
@@ -213,8 +278,9 @@ def distill(turns: Sequence[Turn], *, is_agent_memory: bool = False, known_name:
             clause = _clean(raw)
             if clause is None and not is_agent_memory and turn.role == "user" and (asked := extract_name(raw)):
                 keep(f"The user's name is {asked}.", turn, name=asked)  # "can you call me Bertie from now on?"
-            if clause is None:
+            if clause is None and not (CONTACT.search(raw) and not is_agent_memory and turn.role == "user"):
                 continue
+            clause = clause or raw
             if is_agent_memory:
                 if turn.role == "user" and _SECOND_PERSON.match(clause):
                     text = _second_to_third(clause, subject)
@@ -225,6 +291,11 @@ def distill(turns: Sequence[Turn], *, is_agent_memory: bool = False, known_name:
                     continue
                 if len(text.split()) >= 3:
                     keep(_finish(text), turn)
+            elif ((contact := CONTACT.search(raw)) and _FIRST_PERSON.search(raw) and not _SOMEONES.search(raw)
+                  and not _FORGET.match(raw) and (_REQUEST.match(clause) or not _FIRST_PERSON.search(clause))):
+                # an address or number the writer asks to be used for them: "please use o.g@x.org for me from now on"
+                what = "email" if EMAIL.fullmatch(contact.group()) else "phone number"
+                keep(f"{subject}'s {what} is {contact.group()}.", turn)
             elif withdrawn := _FORGET.match(clause):
                 keep(_finish(_first_to_third(withdrawn.group("rest"), subject)), turn, forget=True)
             elif stated := extract_name(clause):
