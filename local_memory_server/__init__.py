@@ -18,8 +18,8 @@ What differs from a real Cortadel server, honestly:
   most two schema-constrained calls per turn (``prompts.py``); guard-rails in code refuse a replacement its own
   labels or the offline reader do not back, and a failed call hands the turn to the offline reader. Without a
   model, the offline reader (``offline_reader/``, its limits in ``offline_reader.LIMITS``) distils plain first-person
-  statements into third-person facts; a statement with no "I" or "my" ("Speak Dutch", "Paramedic in Bristol") and
-  anything subtler is missed. (The SDK and the contract do not say how a real Cortadel distils.)
+  statements (and chat that drops the "I" before a verb) into third-person facts; a statement with no verb
+  ("Paramedic in Bristol") and anything subtler is missed. (The SDK and the contract do not say how a real Cortadel distils.)
 * Hybrid search fuses BM25 and vector candidates with RRF, then orders the best 60 by embedding cosine
   similarity (``search.py`` says why); it reads no rule about English words (who or when a memory is about).
   ``rerank="cross_encoder"`` is accepted, but there is no cross-encoder: it does that cosine ordering (in the

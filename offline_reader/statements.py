@@ -121,23 +121,39 @@ _NO_MORE = re.compile(r"\bany ?(?:more|longer)\b", re.IGNORECASE)
 
 
 def _with_subject(clause: str) -> str:
-    """Chat drops "I": a clause that opens with a past form or an "-ing" form ("Finally moved to Bristol", "Got
-    promoted", "moving to Leeds") and has no subject of its own is the writer's."""
+    """Chat drops "I": a clause with no subject of its own that opens with a verb ("Finally moved to Bristol", "Got
+    promoted", "live in st. cloud now", "moving to Leeds"), a bare "new …" or "favourite …", an activity and its day
+    ("choir's been moved to Thursdays") or a number of now ("twenty now") is the writer's."""
     if (label := _LABEL.match(clause)) and not _FIRST_PERSON.search(label["label"]):
         value = label["value"]  # "Good news: I got the job" is the news, "Employer: Oakridge" the user's employer
         return value if _FIRST_PERSON.search(value) else f"My {label['label'].lower()} is {value}"
     words = clause.split()
     at = next((i for i, w in enumerate(words) if w.lower() not in _SKIPPED), len(words))
     first = words[at].lower() if at < len(words) else ""
-    if first == "not" or (clause.lower().startswith("do not ") and _NO_MORE.search(clause)):
-        return ("I am " if first == "not" else "I ") + clause[0].lower() + clause[1:]  # "Not vegan any more"
     following = words[at + 1].lower().rstrip(",.!") if at + 1 < len(words) else ""
-    if first in _OWN and following not in _FINITE:  # "new job at Vellum", "fave food is now khachapuri": the writer's
-        return "My " + clause[0].lower() + clause[1:]
-    if in_digits(first).isdigit() and following in _NOW | {""}:  # a number told as news: "20 now", "65 as of last Tuesday"
-        return "I am " + clause[0].lower() + clause[1:]
-    if at == len(words) or _FIRST_PERSON.fullmatch(first) or first in _OPENERS or (len(first) < 4 and first not in _UNCHANGED):
+    lower = clause[0].lower() + clause[1:]
+    if first == "not" or (clause.lower().startswith("do not ") and _NO_MORE.search(clause)):
+        return ("I am " if first == "not" else "I ") + lower  # "Not vegan any more"
+    if at == len(words) or _FIRST_PERSON.fullmatch(first) or first in _OPENERS:
         return clause
+    if first.endswith("ed") or first in _UNCHANGED - _MODALS:
+        return "I " + lower
+    if _FIRST_PERSON.search(clause) or _REQUEST.match(clause) or _FORGET.match(clause):
+        return clause  # a subject of its own later on ("forget that I …"), or an order to the assistant
+    if first in _OWN and following not in _FINITE:  # "new job at Vellum", "fave food is now khachapuri"
+        return "My " + lower
+    if in_digits(first).isdigit() and following in _NOW | {""}:  # "20 now", "65 as of last Tuesday"
+        return "I am " + lower
+    if first.endswith("ing") and following in _FINITE:  # an activity as the subject: "climbing is now on Wednesdays"
+        return "My " + lower
+    kinds = lemminflect.getAllLemmas(first.removesuffix("'s"))
+    if _WEEKDAY.search(clause) and first not in _NOT_THE_WRITERS and kinds:  # an activity and its day
+        # a verb when no finite verb follows ("play five-a-side on Sundays"), else its subject ("book club has moved")
+        verb = "VERB" in kinds and not _FINITE.intersection(w.lower() for w in words[at + 1:])
+        return ("I " if verb else "My ") + lower
+    if len(first) >= 4 and _acts(first.removesuffix("in") + "ing" if first.endswith("in") else first, following):
+        return "I " + ("am " if first.endswith(("ing", "in")) else "") + lower
+    return clause
     if first.endswith("ed") or first in _UNCHANGED - _MODALS:
         return "I " + clause[0].lower() + clause[1:]
     if first.endswith("ing") and following in _FINITE:  # an activity as the subject: "climbing is now on Wednesdays"
