@@ -36,7 +36,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from .speaker import is_plausible_name
+from .speaker import in_digits, is_plausible_name
 
 __all__ = ["about_now", "about_someone_else", "not_current", "CONTACT", "EMAIL", "EXEMPLARS", "Fact", "MeaningDecider", "SINGLE_VALUED", "UpdateDecider",
            "Verdict", "is_withdrawal", "labelled_lines", "masked", "poll", "withdrawal"]
@@ -98,10 +98,12 @@ CONTACT = re.compile(rf"{EMAIL.pattern}|\+?\d[\d\s\-]{{5,}}\d")
 _VALUE = re.compile(rf"{EMAIL.pattern}|\+?\d(?:[\d\s\-:.]*\d)?|(?<=[\w,;] )(?!The\b|I\b)[A-Z][\w'\-]*(?: [A-Z][\w'\-]*)*")
 #: Leaving something: with nothing in its place a withdrawal, with an arrival after it a change.
 _LEAVING = (r"no (?:longer|more)|(?:not\b|n't)(?:\s+[\w'-]+){0,8}?\s+any ?(?:more|longer)|stopped(?! (?:at|by|in|off|for)\b)|quit|left|sold|"
-            r"(?:gave|give|given|giving) up|resigned from|stepped down from|moved out of|"
+            r"(?:gave|give|given|giving) up|resigned from|st(?:epped|ood) down from|moved out of|closed(?: down)?|binned|"
+            r"retired|pulled out of|packed in|(?:finished|done) with|"
             r"broke up with|splits? (?:up )?(?:with|from)|divorced|cancell?ed|dropped out of|got rid of|withdrawn from"
             r"|c(?:ut|ame|ome) off|cut out|(?:is|are|'s|'re) (?:over|gone|finished|off)")
-_CUE_WORDS = frozenset("no not longer any more anymore stopped gave give given giving up resigned stepped down out broke split "
+_CUE_WORDS = frozenset("no not longer any more anymore stopped gave give given giving up resigned stepped stood down out broke split "
+                       "closed binned retired pulled packed finished done "
                        "splits divorced cut came come off over gone finished withdrawn".split())
 #: A verb of leaving told of a possessive's noun ("the user's router gave up"), or only nearly done, is no one leaving.
 _CUE = re.compile(rf"(?<!nearly )(?<!almost )\b(?<!'s )(?:{_LEAVING})\b", re.IGNORECASE)
@@ -109,7 +111,7 @@ _POSSESSED = re.compile(r"^(?:The user's|Their|[A-Z]\w+'s)\s+[\w\s-]{1,30}$")
 #: After a verb of leaving, what was said in its place: "… and joined Kestrel", "…, now in Leeds", "…; it's X now".
 _ARRIVAL = re.compile(r"\b(?:and|but)\s+(?:(?:they|the user)\s+)?(?:now|then|\w+ed|became|bought|got|took|is|are)\b"
                       r"|\b(?:and|but|so)\s+(?:[\w']+\s+){0,3}?(?:they|the user)\s+\w+"
-                      r"|;|[,\u2014\u2013]\s*(?:now|it's|it is|they|the user)\b|\bnow$|\binstead\b", re.IGNORECASE)
+                      r"|;|[,\u2014\u2013]\s*(?:now|it's|it is|they|the user|got|bought|joined|took|became)\b|\bnow$|\binstead\b", re.IGNORECASE)
 #: A change told as an exchange ("swapped PureGym for …", "switched from Vodafone to …"): group ``old`` was left.
 _SWAP = re.compile(r"\b(?:(?:swapped|switched|traded|exchanged|replaced|changed|upgraded|downgraded)\s+(?:from\s+)?"
                    r"|(?:moved|went)\s+from\s+)(?P<old>[^,;.]+?)\s+(?:for|with|to)\b",
@@ -128,9 +130,11 @@ _ADDITIVE = re.compile(r"\b(?:also|another|an? (?:second|third)|one of)\b|\b(?:t
 #: Someone else's fact: it opens with a relation word after the user's possessive ("The user's brother lives in Oslo"),
 #: a relation's own possessive is in it ("the user's son's birthday"), or it opens with a member of some group ("Mia
 #: from their book club …"); group ``who``, ``owner`` or ``member`` names the person.
-RELATION = _RELATION = (r"mum|mom|mother|dad|father|parent|brother|sister|son|daughter|kid|child|children|wife|husband|partner|"
+_RELATION = (r"mum|mom|mother|dad|father|parent|brother|sister|son|daughter|kid|child|children|wife|husband|partner|"
              r"boyfriend|girlfriend|friend|colleague|co-?worker|boss|manager|neighbou?r|\w*mate|cousin|aunt|uncle|niece|nephew|"
              r"grand\w+|\w+-in-law|step-?(?:mum|mom|mother|dad|father|son|daughter|brother|sister)|ex(?:-\w+)?|dog|cat|pet|horse")
+#: A relation word anywhere ("cc my colleague at …"): an address or number beside it is that person's.
+SOMEONE_WORD = re.compile(rf"\b(?:{_RELATION})s?\b", re.IGNORECASE)
 _SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s|The)\s+(?:[\w]+[\s-])?)?(?P<who>(?i:{_RELATION}))s?\b"
                       r"(?!(?:'s\s+name)?\s+(?:is|was)\s+(?:called|named\b|[A-Z])|(?:(?<=partner)|(?<=husband)|(?<=wife)|(?<=boyfriend)|(?<=girlfriend))(?-i:,?\s+[A-Z]))"
                       rf"|\b(?i:the user's|their)\s+(?P<owner>{_RELATION})(?:'s(?!\s+name\b)|,\s+(?:his|her))\s"
@@ -141,7 +145,7 @@ _SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s|The)\s+(?:[\w]+[\s-]
 _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|years back|back then|(?<=[a-z] )once(?! a\b| or| every)|"
                       r"in (?:their|his|her) (?:youth|childhood)|(?<!getting )(?<!got )used to|back (?:in|when)|growing up|grew up|"
                       r"before (?:the user|they)|would (?:love|like)|wants? to|hopes? to|(?:day)?dream(?:s|ing)? (?:of|about)|wonder\w*|imagin\w*|one day|someday"
-                      r"|(?:think|thinks|thinking|thought) (?:about|of)|consider(?:s|ing|ed)?|plan(?:s|ning)? to"
+                      r"|(?:think|thinks|thinking|thought) (?:about|of)|might|wish(?:es|ed)?|looking at|consider(?:s|ing|ed)?|plan(?:s|ning)? to"
                       r"|ex(?!-)|former(?:ly)?|previous(?:ly)?|(?:is|are|am|'re|'s) staying"
                       r"|for (?:a|the|two|three|a few|a couple of) (?:days?|nights?|weeks?|weekend|fortnight|months?)"
                       r"|this (?:week|weekend)|next (?:week|month|year)|tomorrow|tonight)\b|^if\b"
@@ -375,6 +379,8 @@ class MeaningDecider:
         if _NEGATED.search(fact.text) or not _about_user_now(fact.text):
             return None
         label = self.label(fact)
+        if label in ("email", "phone") and SOMEONE_WORD.search(fact.text.replace("The user's", "")):
+            return None  # "cc the user's colleague at p.osei@…" is the colleague's address
         if label == "name" and not fact.text.startswith("The user's name is"):  # the distiller's own form: no pet's name
             return None
         if label == "partner" and not _COUPLE.search(fact.text):  # "ran into Jonas", "signed for Rahul's parcel"
@@ -390,7 +396,7 @@ class MeaningDecider:
     def _values(self, text: str, label: str) -> frozenset[str]:
         """The words of ``text`` that are not its attribute's wording: its value."""
         frame = self.frames.get(label.split(":")[0], frozenset())
-        return frozenset(s for w in _words(_present(text)) if w.casefold() not in _STOP  # a possessive is its noun
+        return frozenset(s for w in _words(_present(in_digits(text))) if w.casefold() not in _STOP  # a possessive is its noun
                          and (s := _stem(w.removesuffix("'s"))) not in frame)
 
     def _same_kind(self, label: str, other: str) -> bool:
@@ -417,7 +423,7 @@ class MeaningDecider:
             return Verdict.SUPERSEDES
         if bool(_NEGATED.search(new.text)) != bool(_NEGATED.search(old.text)):  # "likes tea" ⇄ "does not like tea"
             plain = [{_stem(w) for w in _words(_NEGATED.sub(" ", f.text)) if w.casefold() not in _STOP} for f in (new, old)]
-            return Verdict.SUPERSEDES if plain[0] == plain[1] else Verdict.UNRELATED
+            return Verdict.SUPERSEDES if plain[1] <= plain[0] or plain[0] <= plain[1] else Verdict.UNRELATED
         if _NEGATED.search(new.text) or _ADDITIVE.search(new.text) or _ADDITIVE.search(old.text):
             return Verdict.UNRELATED
         if _schedule_moved(new.text, old.text, self.label(new) == self.label(old) == "schedule", self.frames["schedule"]):
@@ -431,7 +437,7 @@ class MeaningDecider:
                 return Verdict.SAME if said <= had else Verdict.SUPERSEDES
         values, were = self._values(new.text, label) - _departed(new.text), self._values(old.text, label)
         if label in NAMED_VALUES:  # a name or a number is the value ("is hooked" names no partner), unless both are typed
-            named = [v & {_stem(w.removesuffix("'s")) for w in _words(_present(f.text)) if w[:1].isupper()  # lower case
+            named = [v & {_stem(w.removesuffix("'s")) for w in _words(_present(in_digits(f.text))) if w[:1].isupper()  # lower case
                           or w[:1].isdigit()} for v, f in ((values, new), (were, old))]
             if any(named) and not all(named):
                 return Verdict.UNRELATED

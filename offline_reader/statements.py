@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import lemminflect
 
-from .changes import CONTACT, EMAIL, RELATION
+from .changes import CONTACT, EMAIL, SOMEONE_WORD
 from .speaker import extract_name, in_digits, strip_remember_prefix
 
 __all__ = ["Fact", "Turn", "distill", "find_name"]
@@ -210,10 +210,6 @@ def _spelled(clause: str) -> str:
     return _IS.sub(verb, clause)
 
 
-#: Someone other than the writer: a relation word ("my boss", "Mum's number").
-_SOMEONES = re.compile(rf"\b(?:{RELATION})s?\b", re.IGNORECASE)
-
-
 #: A question that tells: "did I tell you I swapped the Leaf for a Zoe?" states what follows it.
 _TELLING = re.compile(r"^(?:did|have)\s+I\s+(?:tell|told|mention(?:ed)?)(?:\s+you)?(?:\s+that)?\s+(?=(?:I|we|my)\b)", re.IGNORECASE)
 
@@ -307,7 +303,7 @@ def distill(turns: Sequence[Turn], *, is_agent_memory: bool = False, known_name:
                     continue
                 if len(text.split()) >= 3:
                     keep(_finish(text), turn)
-            elif ((contact := CONTACT.search(raw)) and _FIRST_PERSON.search(raw) and not _SOMEONES.search(raw)
+            elif ((contact := CONTACT.search(raw)) and _FIRST_PERSON.search(raw) and not SOMEONE_WORD.search(raw)
                   and not _FORGET.match(raw) and (_REQUEST.match(clause) or not _FIRST_PERSON.search(clause))):
                 # an address or number the writer asks to be used for them: "please use o.g@x.org for me from now on"
                 what = "email" if EMAIL.fullmatch(contact.group()) else "phone number"
