@@ -423,7 +423,7 @@ class MeaningDecider:
             return Verdict.SUPERSEDES
         if bool(_NEGATED.search(new.text)) != bool(_NEGATED.search(old.text)):  # "likes tea" ⇄ "does not like tea"
             plain = [{_stem(w) for w in _words(_NEGATED.sub(" ", f.text)) if w.casefold() not in _STOP} for f in (new, old)]
-            return Verdict.SUPERSEDES if plain[1] <= plain[0] or plain[0] <= plain[1] else Verdict.UNRELATED
+            return Verdict.SUPERSEDES if plain[1] <= plain[0] else Verdict.UNRELATED  # the new restates the old, negated
         if _NEGATED.search(new.text) or _ADDITIVE.search(new.text) or _ADDITIVE.search(old.text):
             return Verdict.UNRELATED
         if _schedule_moved(new.text, old.text, self.label(new) == self.label(old) == "schedule", self.frames["schedule"]):

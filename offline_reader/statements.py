@@ -134,24 +134,26 @@ def _with_subject(clause: str) -> str:
     lower = clause[0].lower() + clause[1:]
     if first == "not" or (clause.lower().startswith("do not ") and _NO_MORE.search(clause)):
         return ("I am " if first == "not" else "I ") + lower  # "Not vegan any more"
-    if at == len(words) or _FIRST_PERSON.fullmatch(first) or first in _OPENERS:
+    if at == len(words) or _FIRST_PERSON.fullmatch(first) or first in _OPENERS or (
+            len(first) < 4 and first not in _UNCHANGED | _OWN and not in_digits(first).isdigit()):
         return clause
     if first.endswith("ed") or first in _UNCHANGED - _MODALS:
         return "I " + lower
-    if _FIRST_PERSON.search(clause) or _REQUEST.match(clause) or _FORGET.match(clause):
-        return clause  # a subject of its own later on ("forget that I …"), or an order to the assistant
     if first in _OWN and following not in _FINITE:  # "new job at Vellum", "fave food is now khachapuri"
         return "My " + lower
     if in_digits(first).isdigit() and following in _NOW | {""}:  # "20 now", "65 as of last Tuesday"
         return "I am " + lower
     if first.endswith("ing") and following in _FINITE:  # an activity as the subject: "climbing is now on Wednesdays"
         return "My " + lower
+    if _SUBJECT_VERB.search(clause) or _FORGET.match(clause):
+        return clause  # an "I" of its own later on ("forget that I …")
     kinds = lemminflect.getAllLemmas(first.removesuffix("'s"))
-    if _WEEKDAY.search(clause) and first not in _NOT_THE_WRITERS and kinds:  # an activity and its day
+    if _WEEKDAY.search(clause) and first not in _NOT_THE_WRITERS and kinds:  # an activity and its day (a habit, not
+        # an order: "help out at the food bank on Saturdays")
         # a verb when no finite verb follows ("play five-a-side on Sundays"), else its subject ("book club has moved")
         verb = "VERB" in kinds and not _FINITE.intersection(w.lower() for w in words[at + 1:])
         return ("I " if verb else "My ") + lower
-    if len(first) >= 4 and _acts(first.removesuffix("in") + "ing" if first.endswith("in") else first, following):
+    if not _REQUEST.match(clause) and _acts(first.removesuffix("in") + "ing" if first.endswith("in") else first, following):
         return "I " + ("am " if first.endswith(("ing", "in")) else "") + lower
     return clause
     if first.endswith("ed") or first in _UNCHANGED - _MODALS:
