@@ -156,21 +156,8 @@ def _with_subject(clause: str) -> str:
     if not _REQUEST.match(clause) and _acts(first.removesuffix("in") + "ing" if first.endswith("in") else first, following):
         return "I " + ("am " if first.endswith(("ing", "in")) else "") + lower
     return clause
-    if first.endswith("ed") or first in _UNCHANGED - _MODALS:
-        return "I " + clause[0].lower() + clause[1:]
-    if first.endswith("ing") and following in _FINITE:  # an activity as the subject: "climbing is now on Wednesdays"
-        return "My " + clause[0].lower() + clause[1:]
-    if _WEEKDAY.search(clause) and first not in _NOT_THE_WRITERS and lemminflect.getAllLemmas(first.removesuffix("'s")):
-        # a verb when no finite verb follows: "play five-a-side on Sundays", not "book club has been moved"
-        verb = "VERB" in lemminflect.getAllLemmas(first) and not _FINITE.intersection(w.lower() for w in words[at + 1:])
-        return ("I " if verb else "My ") + clause[0].lower() + clause[1:]  # an activity and its day, told bare: "choir's been moved to Thursdays"
-    if not (_REQUEST.match(clause) or _FORGET.match(clause)) and _acts(first.removesuffix("in") + "ing" if first.endswith("in") else first,
-                                                                         following):
-        return "I " + ("am " if first.endswith(("ing", "in")) else "") + clause[0].lower() + clause[1:]
-    return clause
 
 
-#: Small words that begin what a verb acts on or where: "live | in Leeds", "drive | a Zoe", "play | five-a-side".
 #: A day of the week: an activity told bare with its day is the writer's ("Therapy's now on Wednesday mornings").
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
 #: Words that open a clause with a subject of its own.
@@ -181,6 +168,7 @@ _OWN = frozenset("new favourite favorite fave fav".split())
 _NOW = frozenset("now as today since and".split())
 #: Words after which a clause's first word was its subject: "swimming is at 6pm now", "moving house was hard".
 _FINITE = frozenset("is was has had 's are were".split())
+#: Small words that begin what a verb acts on or where: "live | in Leeds", "drive | a Zoe", "play | five-a-side".
 _AFTER_A_VERB = frozenset("a an the in at on for from with to as near by my our some".split())
 
 
@@ -190,8 +178,9 @@ def _acts(word: str, following: str) -> bool:
     "livin in reykjavik"; not "book club's been moved" (a noun there) nor "cooks on Sundays" (someone else's
     "-s"). Which words can be verbs or nouns comes from lemminflect's English lexicon (no rules per word)."""
     kinds = lemminflect.getAllLemmas(word)
-    if "VERB" not in kinds or following in _FINITE or word in _MODALS or any(word in lemminflect.getInflection(lemma, "VBZ")
-                                                      for lemma in kinds["VERB"]) and word not in kinds["VERB"]:
+    third_person = word not in kinds.get("VERB", ()) and any(
+        word in lemminflect.getInflection(lemma, "VBZ") for lemma in kinds.get("VERB", ()))  # "cooks": someone's
+    if "VERB" not in kinds or following in _FINITE or word in _MODALS or third_person:
         return False
     return (word.endswith("ing") or not ({"NOUN", "ADJ"} & set(kinds)) or following in _AFTER_A_VERB
             or following[:1].isdigit())
