@@ -142,6 +142,7 @@ def test_without_the_extra_the_package_and_a_lesson_start() -> None:
     done = _without_server_extra("""
         import json, sys
         import lesson_utils
+        import local_memory_server
         import offline_reader.statements
         from lesson_utils import UserMemoryProvider, CortadelContextProvider
         from course_kit import start_lesson
