@@ -44,12 +44,12 @@ __all__ = ["about_now", "about_someone_else", "not_current", "CONTACT", "EMAIL",
 #: The labelled example facts the decider reads attributes by.
 EXEMPLARS = Path(__file__).parent / "data" / "update_exemplars.txt"
 #: (A schedule is one per activity: two schedules replace each other only as :func:`_schedule_moved` says.)
-SINGLE_VALUED = frozenset("home name surname age employer job partner car phone email favourite schedule".split())
+SINGLE_VALUED = frozenset("home name surname age employer job partner car phone handset email favourite schedule".split())
 #: The attributes told by words of their own ("lives", "based", "flat"; "birthday", "turned"), not by their value alone.
 WORDED = frozenset(("home",))
 #: The attributes whose value is a name or a number ("lives in Porto", "drives a Zoe", "is 41"): their values are compared
 #: by those words alone, and a fact without one names no value of theirs ("is hooked" names no partner).
-NAMED_VALUES = frozenset("home name surname age partner car phone email".split())
+NAMED_VALUES = frozenset("home name surname age partner car phone handset email".split())
 #: How many nearest examples vote, how fast a vote fades with distance, and how near the nearest must be, in the
 #: fact's own reading and in its masked twin's.
 NEIGHBOURS, SHARPNESS, MIN_SIMILARITY = 10, 0.05, (0.35, 0.5)
@@ -136,10 +136,10 @@ _RELATION = (r"mum|mom|mother|dad|father|parent|brother|sister|son|daughter|kid|
 #: A relation word anywhere ("cc my colleague at …"): an address or number beside it is that person's.
 SOMEONE_WORD = re.compile(rf"\b(?:{_RELATION})s?\b", re.IGNORECASE)
 _SOMEONE = re.compile(rf"^(?:(?:The user's|Their|[A-Z]\w+'s|The)\s+(?:[\w]+[\s-])?)?(?P<who>(?i:{_RELATION}))s?\b"
-                      r"(?!(?:'s\s+name)?\s+(?:is|was)\s+(?:called|named\b|[A-Z])|(?:(?<=partner)|(?<=husband)|(?<=wife)|(?<=boyfriend)|(?<=girlfriend))(?-i:,?\s+[A-Z]))"
+                      r"(?!(?:'s\s+name)?\s+(?:is|was|has been)\s+(?:called|named\b|[A-Z])|(?:(?<=partner)|(?<=husband)|(?<=wife)|(?<=boyfriend)|(?<=girlfriend))(?-i:,?\s+[A-Z]))"
                       rf"|\b(?i:the user's|their)\s+(?P<owner>{_RELATION})(?:'s(?!\s+name\b)|,\s+(?:his|her))\s"
                       r"|^(?P<member>[A-Z]\w+) from (?:their|the user's|[A-Z]\w+'s)\s"
-                      r"|^(?:The user's|Their|[A-Z]\w+'s)\s+(?:(?!is\b|was\b|has\b|partner\b|husband\b|wife\b|boyfriend\b|girlfriend\b)[a-z-]+\s+){1,2}(?P<named>[A-Z]\w+)\b")
+                      r"|^(?:The user's|Their|[A-Z]\w+'s)\s+(?:(?!is\b|was\b|has\b|new\b|partner\b|husband\b|wife\b|boyfriend\b|girlfriend\b)[a-z-]+\s+){1,2}(?P<named>[A-Z]\w+)\b")
 #: Not now: the distant past ("as a child", "years ago", "used to", "before they …"), a wish or a condition ("would love
 #: to", "dreams of", "if …"), a stay with an end or a time still to come ("for a fortnight", "this week", "next month").
 _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|years back|back then|(?<=[a-z] )once(?! a\b| or| every)|"
@@ -149,7 +149,7 @@ _NOT_NOW = re.compile(r"\b(?:as a (?:child|kid|teen\w*)|ago|years back|back then
                       r"|ex(?!-)|former(?:ly)?|previous(?:ly)?|(?:is|are|am|'re|'s) staying"
                       r"|for (?:a|the|two|three|a few|a couple of) (?:days?|nights?|weeks?|weekend|fortnight|months?)"
                       r"|this (?:week|weekend)|next (?:week|month|year)|tomorrow|tonight)\b|^if\b"
-                      r"|^[^,;]*?\b(?:(?:very )?first(?! name)|(?<!it )(?:was|were)(?! \w+ed\b))\b", re.IGNORECASE)  # the main clause
+                      r"|^[^,;\u2013\u2014]*?\b(?:(?:very )?first(?! name)|(?<!it )(?:was|were)(?! \w+ed\b))\b", re.IGNORECASE)  # the main clause
 #: A marker of the present or of when a change began ("now", "these days", "As of this week, …", "Since August …"):
 #: it says the fact holds now, so it is no part of the attribute or its value and no end to a stay.
 _NOW_MARKER = re.compile(r"^(?:as of|since|starting|from|after|once)\s+(?:[^,]{1,40}?\s+(?=the user\b|their\b|they\b)|[^,]{1,30}?(?:,\s*|\s+(?=(?-i:[A-Z]))))"
@@ -265,13 +265,14 @@ def _departed(text: str) -> frozenset[str]:
     hit = _CUE.search(text)
     arrival = _ARRIVAL.search(text, hit.end()) if hit else None
     if hit is not None and arrival is not None:
-        left = text[hit.end(): arrival.start()]
+        left = text[hit.start(): arrival.start()]  # "not in Dunedin any more, …": what was left is inside the cue
     elif other := (_SWAP.search(text) or _CORRECTION.search(text)):
         left = other["old"]
     else:
         return frozenset()
     subject = _named_subject(text)  # the fact's own subject: "Yokohama" in "swapped Yokohama for …" is what was left
-    return frozenset(_stem(w) for w in _WORD.findall(left.replace("\u2019", "'")) if w.casefold() not in _STOP and w != subject)
+    return frozenset(_stem(w) for w in _WORD.findall(left.replace("\u2019", "'"))
+                     if w.casefold() not in _STOP | _CUE_WORDS and w != subject)
 
 
 def _overlap(left: frozenset[str], words: set[str]) -> bool:

@@ -92,7 +92,9 @@ def extract_name(text: str) -> str | None:
     """The name the speaker gives for themselves in ``text``, or ``None`` (see the module docstring)."""
     found: list[tuple[int, str]] = []
     for pattern, explicit in ((_EXPLICIT_NAME, True), (_IMPLICIT_NAME, False)):
-        for match in pattern.finditer(text):
+        at = 0  # overlapping: "I'm going by …" holds "going by …" after a failed "I'm X"
+        while match := pattern.search(text, at):
+            at = match.start() + 1
             if not explicit and match.group("neg"):
                 continue  # "Don't call me Bob"
             if name := _clean_name(match.group("name"), explicit=explicit):

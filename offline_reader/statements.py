@@ -135,7 +135,7 @@ def _with_subject(clause: str) -> str:
     if first == "not" or (clause.lower().startswith("do not ") and _NO_MORE.search(clause)):
         return ("I am " if first == "not" else "I ") + lower  # "Not vegan any more"
     if at == len(words) or _FIRST_PERSON.fullmatch(first) or first in _OPENERS or (
-            len(first) < 4 and first not in _UNCHANGED | _OWN and not in_digits(first).isdigit()):
+            len(first) < 4 and first not in _UNCHANGED | _OWN and not in_digits(first).isdigit() and not _WEEKDAY.search(clause)):
         return clause
     if first.endswith("ed") or first in _UNCHANGED - _MODALS:
         return "I " + lower
