@@ -157,7 +157,7 @@ _NOW_MARKER = re.compile(r"^(?:as of|since|starting|from|after|once)\s+(?:[^,]{1
 _KIND = re.compile(r"\b(?:favou?rite|fave|fav|more than any other)\s+([a-z]+)", re.IGNORECASE)  # a superlative liking
 #: A partner is told by a word of being a couple: someone named in a fact is not the user's partner without one.
 _COUPLE = re.compile(r"\b(?:partner|boyfriend|girlfriend|bf|gf|wife|husband|spouse|fianc\w*|dat(?:e|es|ed|ing)|married|marry"
-                     r"|engaged|together|seeing|other half|going out|moved in|in a relationship)\b", re.IGNORECASE)
+                     r"|engaged|together|seeing|other half|going out|moved in|in a relationship|(?:is|are) with)\b", re.IGNORECASE)
 _PREFERENCE = re.compile(r"\b(?:favou?rite|fave|fav|prefer\w*|go-to|of choice)\b", re.IGNORECASE)
 _STOP = frozenset("""i me my we our a an the of in on at to for from with by and or but so as into about over after
     before since until than then now currently still just really also too very is am are was were be been being has
