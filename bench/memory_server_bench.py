@@ -16,7 +16,7 @@ cache is switched off for the whole run, so every timed search embeds its query 
 25 ms at 100k, recall@5 of at least 0.9.
 
 Writes check each new fact against the user's current ones (duplicates, and contradictions that
-supersede an older fact — the update decider, ``updates.py``). The write rows measure that path two ways: over HTTP
+supersede an older fact — the update decider, ``offline_reader/changes.py``). The write rows measure that path two ways: over HTTP
 with the real embedding (what a client sees), and inside the store at each scale point with
 precomputed vectors (what the checks themselves cost as the store grows), each with the checks on
 (``infer`` true, the default) and off (``infer: false``). The "moves" rows write a fact that
@@ -46,7 +46,7 @@ from local_memory_server.embeddings import default_embedder
 from local_memory_server.server import MemoryServer, bind_socket
 from local_memory_server.service import MemoryService
 from local_memory_server.store import IVF_MIN_VECTORS, MemoryStore, NewMemory
-from local_memory_server.updates import masked
+from offline_reader.changes import masked
 
 EVAL = ROOT / "tests" / "memory_server" / "data" / "recall_eval.json"
 NAMES = "Alex Sam Priya Jonas Mei Tomas Ines Kofi Lena Omar Yuki Clara Ravi Noor Elena Felix".split()

@@ -3,11 +3,13 @@
     python bench/write_ab.py /path/to/main/checkout             # file stores, as the bench row measures
     python bench/write_ab.py /path/to/main/checkout --memory    # in-memory stores: no fsync, the checks' CPU
 
-Each checkout's ``local_memory_server`` (code and data) is copied into a throwaway package, so
-only the store differs; both get the same memories (1k and 10k, the bench's synthetic data) and the
+Each checkout's ``local_memory_server`` (code and data) is copied into a throwaway package, and with it the
+checkout's ``offline_reader`` when it has one (the copy's imports renamed to that copy), so only the store and its
+update decider differ; both get the same memories (1k and 10k, the bench's synthetic data) and the
 bench's ``write_cost``, three rounds alternating which goes first (the first round also warms up).
-Each store is given its update decider as ``build_service`` wires it (the copy cannot reach the
-package's default embedder). Prints medians per checkout and the ratio this/other.
+Each store is given its update decider as ``build_service`` wires it (``deciders.py``'s ``make_decider``, or
+``updates.py``'s in a checkout from before the one reader; the copy cannot reach the package's default
+embedder). Prints medians per checkout and the ratio this/other.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import functools
 import importlib
 import importlib.util
 import random
+import re
 import shutil
 import statistics
 import sys
@@ -33,10 +36,23 @@ def _server_dir(checkout: Path) -> Path:
 
 
 def _package(checkout: Path, name: str, into: Path):
-    shutil.copytree(_server_dir(checkout), into / name,
-                    ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
-    (into / name / "__init__.py").write_text("", encoding="utf-8")
+    reader = checkout / "offline_reader"
+    copies = [(_server_dir(checkout), into / name)] + ([(reader, into / f"{name}_reader")] if reader.is_dir() else [])
+    for source, target in copies:
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+        (target / "__init__.py").write_text("", encoding="utf-8")
+        for module in target.glob("*.py"):  # the copied server reads the copied reader, not the installed one
+            text = module.read_text(encoding="utf-8")
+            module.write_text(re.sub(r"\boffline_reader\b", f"{name}_reader", text), encoding="utf-8")
     return importlib.import_module(f"{name}.store")
+
+
+def _deciders(name: str):
+    """The module with the copy's ``make_decider``: ``deciders.py`` since the one reader, ``updates.py`` before."""
+    try:
+        return importlib.import_module(f"{name}.deciders")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"{name}.updates")
 
 
 def main() -> int:
@@ -53,7 +69,7 @@ def main() -> int:
     embedder = bench.default_embedder()
     other, this = _package(args.other, "store_other", tmp), _package(ROOT, "store_this", tmp)
     # each store gets its update decider as ``build_service`` wires it (a copy cannot reach the package's embedder)
-    stores = {name: functools.partial(module.MemoryStore, decider=importlib.import_module(f"store_{name}.updates")
+    stores = {name: functools.partial(module.MemoryStore, decider=_deciders(f"store_{name}")
                                       .make_decider("meaning", embedder.embed, key=embedder.model))
               for name, module in (("other", other), ("this", this))}
     pool = embedder.embed([bench.synthetic_text(i, random.Random(11)) for i in range(400)])

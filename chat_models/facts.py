@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from lesson_utils.language import extract_age, extract_name, is_plausible_name, strip_remember_prefix
+from offline_reader.speaker import extract_age, extract_name, is_plausible_name, strip_remember_prefix
 from .text import (
     NAME_WORD,
     capitalize_first,
@@ -28,7 +28,7 @@ from .text import (
 )
 
 # What the user says about themselves ("my name is alex", "call me Sam", "I'm 31", "remember that …")
-# is read with the shared vocabulary in lesson_utils.language, as the provider and the memory server
+# is read with the shared vocabulary in offline_reader.speaker, as the provider and the memory server
 # read it. This module's own policy is on top: statements about the user in instructions and memory
 # lines, and restating every fact for the listener.
 # Any script (Tomás, Łukasz, Zoë, Mary-Jane, O'Brien); _name_fact checks the capital letter.

@@ -24,7 +24,7 @@ from typing import Any
 
 from agent_framework import Message
 
-from lesson_utils.language import remember_request
+from offline_reader.speaker import remember_request
 from . import facts as factlib
 from . import jokes, memory_prompts, memory_tools, summaries
 from .text import (

@@ -13,7 +13,7 @@ said about themselves, restated about "the user" one per line, and names the que
 
 An earlier summary inside the transcript is read like any other statement about the user, so a
 summary of a summary still carries the first turn's facts. The rules are general: any name, fact
-or phrasing the fact reader (:mod:`chat_models.facts`) understands is kept.
+or phrasing the fact reader (:mod:`chat_models.facts`, which reads the user's name and age through :mod:`offline_reader`) understands is kept.
 """
 
 from __future__ import annotations

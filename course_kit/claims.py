@@ -29,7 +29,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from lesson_utils.language import PERSONAL_FACTS, content_words
+from offline_reader.speaker import PERSONAL_FACTS, content_words
 from chat_models import describe_chat_client
 from chat_models.cap import RECORD as CAP_RECORD
 from chat_models.cap import cuts_so_far

@@ -8,7 +8,7 @@ travels with the session, which makes it serialisable (lesson 05) and seedable (
 
 What it adds to the lesson's few-line version lives beside the hooks, each in one place: the
 extraction rules ("my name is priya", "call me Sam", "I'm tired" is no name) in
-:mod:`lesson_utils.language`; validation of remembered values (a hand-edited session file) in
+:mod:`offline_reader.speaker`; validation of remembered values (a hand-edited session file) in
 :meth:`UserMemoryProvider.remembered`; a log line for every fact learned.
 """
 
@@ -23,7 +23,7 @@ from agent_framework import AgentSession, ContextProvider, Message, SessionConte
 if TYPE_CHECKING:
     from agent_framework import SupportsAgentRun
 
-from .language import extract_age, extract_name, is_plausible_age, is_plausible_name
+from offline_reader.speaker import extract_age, extract_name, is_plausible_age, is_plausible_name
 
 __all__ = [
     "ASK_FOR_NAME",

@@ -17,9 +17,9 @@ What differs from a real Cortadel server, honestly:
   decides ``ADD`` / ``UPDATE`` / ``DELETE`` / ``NONE`` for each against the user's most similar memories, in at
   most two schema-constrained calls per turn (``prompts.py``); guard-rails in code refuse a replacement its own
   labels or the offline reader do not back, and a failed call hands the turn to the offline reader. Without a
-  model, the offline reader's rules distil (``distill.py``): plain first-person statements, and chat that drops
-  its "I" ("Speak Dutch", "Paramedic in Bristol": ``dropped.py``), become third-person facts; anything subtler
-  is missed. (The SDK and the contract do not say how a real Cortadel distils.)
+  model, the offline reader (``offline_reader/``, its limits in ``offline_reader.LIMITS``) distils plain first-person
+  statements (and chat that drops the "I" before a verb) into third-person facts; a statement with no verb
+  ("Paramedic in Bristol") and anything subtler is missed. (The SDK and the contract do not say how a real Cortadel distils.)
 * Hybrid search fuses BM25 and vector candidates with RRF, then orders the best 60 by embedding cosine
   similarity (``search.py`` says why); it reads no rule about English words (who or when a memory is about).
   ``rerank="cross_encoder"`` is accepted, but there is no cross-encoder: it does that cosine ordering (in the
@@ -29,18 +29,17 @@ What differs from a real Cortadel server, honestly:
 * Above 20,000 memories per user the vector arm is approximate (an IVF index), and a BM25 query
   whose every term is very common ranks only that term's newest matches — see ``vectors.py`` and ``fulltext.py``.
 
-Knowledge updates offline (``updates.py`` is the one seam that decides, ``store.py`` applies, one transaction
+Knowledge updates offline (the reader's ``changes.py`` is the one seam that decides, ``store.py`` applies, one transaction
 per write; with a model, ``understanding.py`` decides and the same store applies). Memories are versions: a superseded or withdrawn memory stays stored with ``is_current=false``,
 ``invalid_at`` and (if superseded) ``superseded_by``; the local server's search and list return current memories only, list
 takes ``include_superseded=true`` and ``as_of=<ISO time>`` (what was current then).
 
-What the offline decider (``meaning.py``) catches, for facts about the user:
+What the offline decider (``MeaningDecider`` in ``offline_reader/changes.py``) catches, for facts about the user:
 
 * a new value of a single-valued attribute supersedes the old one — home, name, age, employer, job, partner,
   car, a favourite of one kind, the time of one activity — read by meaning (the fact's embedding against
-  labelled examples), so "our new place is in Aarhus", "turned 28 yesterday" or "mustard yellow has become
-  my favourite colour" count, whatever the wording; an occupation no example names ("is a luthier") is read
-  by whether the noun names a person (``persons.py``);
+  labelled examples), so "our new place is in Aarhus" or "my favourite colour is now burgundy" count when
+  both facts name their values;
 * a departure replaces what was left, whatever its attribute ("sold my Corolla and bought a Tesla", "quit
   the bakery and signed on with a brewery", "moved out of Leeds");
 * a fact and its negation ("likes tea" ⇄ "does not like tea"): the newer wins;
@@ -63,7 +62,7 @@ or ``"auto"`` with a model configured): that is the local server's choice, not a
 (``update_decider="model"`` is older and narrower: the model only judges the offline reader's candidates.)
 
 The server is the package's ``server`` extra (``extra.py``). The names below are looked up lazily
-(PEP 562), so importing a part that needs no web server (``distill``, ``updates``, ``classify``)
+(PEP 562), so importing a part that needs no web server (``store``, ``rows``, or the reader)
 loads neither uvicorn nor FastAPI nor the embedding runtime, and a missing extra is one
 ``ServerExtraMissing`` line that names the fix, raised only when a server is asked for.
 """

@@ -20,7 +20,7 @@ if __name__ == "__main__":  # before the imports below, which need the server ex
 from .docs import routes_text
 from .auth import ApiKeys
 from .server import DEFAULT_PORT, UNDERSTANDING, bind_socket, build_service, default_db_path
-from .updates import DECIDERS
+from .deciders import DECIDERS
 
 EXAMPLES = """examples (from the repository root):
   python course.py server                              durable SQLite file in your user data dir, port 3001

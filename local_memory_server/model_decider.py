@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 
-from .updates import Fact, UpdateDecider, Verdict
+from offline_reader.changes import Fact, UpdateDecider, Verdict
 
 __all__ = ["ModelDecider"]
 

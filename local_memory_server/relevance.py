@@ -17,20 +17,20 @@ The features, each cheap and known to the server for every hit:
   answer has a hit that stands out. It needs the query's embedding, so text mode leaves the
   attribute out (a text-only hit of the hybrid mode gets its similarity from its stored vector).
 * ``other_person`` — 1 when the memory is about someone the question does not ask about
-  (``subject.about_someone_else``: "The user's colleague Ivan works at …" for "Where do I work?").
+  (``reader.about_someone_else``: "The user's colleague Ivan works at …" for "Where do I work?").
   It reads the distiller's own third-person form, not any dataset's words: near misses about other
   people are what a large history is full of, and similarity cannot tell "my horse" from "my
   neighbour's horse". Search ranks them where similarity puts them; here they get a lower
   probability, so a floor drops them.
 * ``not_now`` — 1 when the question asks about now and the memory holds no current value
-  (``timeframe.not_current``: the distant past, a wish, a stay with an end: "As a child the user
+  (``reader.not_current``: the distant past, a wish, a stay with an end: "As a child the user
   visited Oslo…" for "Where do my parents live?", "The user's first car was a Tesla" for "What car do
   I have?"). They are much of what an unanswerable question's top hits are made of, and this feature
   lets a floor drop them. It reads the decider's own test, so relevance and the decider agree on what is not now
   (it read only the distant past until the eleventh round; on dev, replaying the top 5 in-process,
   abstention at the floor that keeps recall@5 near 60% had risen from 70% to 80% with that).
 
-The ``asked`` feature (the hit fills the attribute the question asks about, read by ``asked.py`` from example
+The ``asked`` feature (the hit fills the attribute the question asks about, read by a module since removed, from example
 questions) went when search stopped reading English: the constants were refitted without it.
 
 Two of the features read English (``other_person`` and ``not_now``), which search's ranking no longer does
@@ -57,8 +57,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .subject import about_someone_else
-from .timeframe import about_now, not_current
+from offline_reader import about_now, about_someone_else, not_current
 
 __all__ = [
     "BACKGROUND", "COEFFICIENTS", "FEATURES", "FITTED_MODEL", "FITTED_ON", "INTERCEPT", "PRIOR_SIMILARITY",
@@ -67,8 +66,8 @@ __all__ = [
 
 FEATURES = ("contrast", "other_person", "not_now")
 #: Logistic-regression weights per feature (see the module docstring for how they were fitted).
-COEFFICIENTS = {"contrast": 7.585, "other_person": -3.640, "not_now": -1.725}
-INTERCEPT = -1.870
+COEFFICIENTS = {"contrast": 7.994, "other_person": -2.815, "not_now": -1.711}
+INTERCEPT = -1.917
 #: The embedding model the similarities came from; other models' similarities are not calibrated.
 FITTED_MODEL = "all-MiniLM-L6-v2-onnx-int8"
 #: What the constants were fitted on (the dev data; never the held-out test split).

@@ -21,15 +21,15 @@ ways on the project's dev data, with no other rule in the query path (fused orde
   per user: nothing to rank).
 
 Until this version the pool was then re-ranked by English rules: a question read as asking one of the user's
-attributes got the memories the update decider had filed in that attribute's slot first (``asked.py``), and
-the rest were put in tiers, the user's own before other people's (``subject.py``) and, for a question about
-now, the present before the past (``timeframe.py``). They were tuned on the dev data (hybrid recall@1 86%,
+attributes got the memories the update decider had filed in that attribute's slot first (a slot lookup), and
+the rest were put in tiers, the user's own before other people's and, for a question about now, the present
+before the past (the former readers' rules, since folded into the one offline reader, ``offline_reader/``). They were tuned on the dev data (hybrid recall@1 86%,
 recall@5 94%, update accuracy 94% on the dev scorecard with them), and they did not carry over to questions
 written apart from the project: on a paraphrase set written elsewhere recall@5 fell from 27 to 23 of 30 (a
 question about one's manager read the manager's memory as someone else's and ranked three unrelated notes
 above it), and on ``recall_eval.json`` recall@5 was 33 of 36. They also cost a query-time pass over the
 pool with a few dozen regular expressions and a vote over 240 example questions. So ranking is fusion and
-similarity alone; the readers stay where they help the write path (the update decider, ``meaning.py``).
+similarity alone; the reader stays where it helps the write path (the update decider, ``reader/changes.py``).
 
 ``rerank="cross_encoder"`` is accepted for compatibility, but the local server has no
 cross-encoder: it orders the fused candidates by the embedding cosine similarity (a bi-encoder),

@@ -25,7 +25,8 @@ from .service import MemoryService
 from .store import MemoryStore
 from .model_endpoint import ModelEndpoint, endpoint_from_environment
 from .understanding import ModelReader
-from .updates import UpdateDecider, make_decider
+from offline_reader.changes import UpdateDecider
+from .deciders import make_decider
 
 logger = logging.getLogger(__name__)
 
@@ -72,9 +73,9 @@ def build_service(
     ``understanding`` is who reads a conversation (``understanding.py``): ``"auto"`` (the default: the model
     the lessons are configured with, when there is one the server can call; else the offline reader),
     ``"model"``, ``"offline"``, or a :class:`~.model_endpoint.ModelEndpoint`. ``update_decider`` is who decides
-    knowledge updates on the offline path (``updates.py``): ``"meaning"`` (the default), ``"model"`` (asks the
+    knowledge updates on the offline path (``offline_reader/changes.py``): ``"meaning"`` (the default), ``"model"`` (asks the
     configured model about the offline reader's candidates only), or an
-    :class:`~local_memory_server.updates.UpdateDecider` of your own."""
+    :class:`~offline_reader.UpdateDecider` of your own."""
     reader = model_reader(understanding)
     embedder = embedder if embedder is not None else default_embedder()
     decider = make_decider(update_decider, embedder.embed, key=embedder.model)

@@ -33,10 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from . import classify, search as search_mod
-from .distill import Turn, distill
+from offline_reader import Fact, Turn, distill, is_withdrawal, kinds as classify
+from . import search as search_mod
 from .embeddings import Embedder, EmbeddingError
-from .persons import PersonWords
 from .request_models import (
     AddConversationRequest,
     CreateMemoryRequest,
@@ -48,7 +47,6 @@ from .store import MEMORY_TYPES, MemoryRecord, MemoryStore, NewMemory, Written
 from .timestamps import iso, unix_seconds
 from .model_endpoint import ModelAnswerError
 from .understanding import CANDIDATES, SAME_TOPIC, ModelReader, Reading
-from .updates import Fact, is_withdrawal
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +89,6 @@ class MemoryService:
         self.readings: deque[Reading] = deque(maxlen=20)
         #: Turns the model could not read (the offline reader read them), since the service started.
         self.fallbacks = 0
-        self.persons = PersonWords(embedder.embed)  # "paramedic in Bristol" describes the writer; "busy day at …" no one
 
     # -- operations ------------------------------------------------------------------------
 
@@ -176,7 +173,7 @@ class MemoryService:
                                self.reader.model, exc)
         is_agent, transcript_path = request.is_agent_memory, request.transcript_path
         known_name = None if is_agent else self.store.latest_attribute(user, "user_name")
-        facts = distill(turns, is_agent_memory=is_agent, known_name=known_name, is_person=self.persons.is_person)
+        facts = distill(turns, is_agent_memory=is_agent, known_name=known_name)
         if not facts:
             return {"no_facts_extracted": True}
         texts = [fact.text for fact in facts]

@@ -10,7 +10,7 @@ This module composes them and owns what none of them can decide alone: one lock,
 transactions that change a row and both indexes together, so a search never sees a memory in
 one index and not the other. It also applies the write policy: a new fact is checked against
 the user's current ones for duplicates and contradictions (the verdicts come from the store's
-:class:`~local_memory_server.updates.UpdateDecider`, the one seam for that decision),
+:class:`~offline_reader.UpdateDecider`, the one seam for that decision),
 and a superseded fact leaves both indexes in the same transaction that stores its successor.
 Only current memories are in the indexes: search cannot return an outdated fact, and the
 history is still in the rows for ``list_memories(include_superseded=True)`` and ``as_of``.
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .classify import MEMORY_TYPES
+from offline_reader.kinds import MEMORY_TYPES
 from .fulltext import (
     STOPWORDS,
     TEXT_POSTINGS_BUDGET,
@@ -40,7 +40,8 @@ from .fulltext import (
     query_terms,
 )
 from .rows import SCHEMA_VERSION, MemoryRecord, MemoryRows, NewMemory, now
-from .updates import Fact, UpdateDecider, Verdict, make_decider
+from offline_reader.changes import Fact, UpdateDecider, Verdict
+from .deciders import make_decider
 from .vectors import IVF_MIN_VECTORS, VectorIndex
 
 # The parts' names importers already use (``from .store import MemoryRecord, normalise_text, …``).

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .classify import MEMORY_TYPES
+from offline_reader.kinds import MEMORY_TYPES
 
 #: Below this many vectors per user, search is exact brute force; above, an IVF index is used.
 IVF_MIN_VECTORS = 20_000

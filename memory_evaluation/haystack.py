@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lesson_utils.cortadel.gating import estimate_tokens
-from local_memory_server.distill import Turn as DistillTurn, distill
+from offline_reader.statements import Turn as DistillTurn, distill
 from .dataset import Case, Question, Session, Tracked, Turn
 from .splits import Split, load_split, template_slots
 

@@ -231,7 +231,7 @@ def evaluate_pairs(split: dict[str, Any] | str | Path, *, service: Any = None, e
 def main(argv: list[str] | None = None) -> int:
     from local_memory_server.server import UNDERSTANDING, build_service
     from local_memory_server.understanding import GUARDS, ModelReader
-    from local_memory_server.updates import DECIDERS
+    from local_memory_server.deciders import DECIDERS
     from .replay import ReplayEndpoint
 
     parser = argparse.ArgumentParser(description="Score knowledge-update pairs on the local memory server.")

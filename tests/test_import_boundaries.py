@@ -15,9 +15,9 @@ The graph (arrows: may import; ``docs/maintainers.md`` draws the same):
         │                 └────────────► chat_models ────────────► foundation
         └──► everything
 
-foundation = ``model_config`` (which model the lessons use) and three small modules of ``lesson_utils`` that
-every part shares: ``errors`` (the one exception base), ``cortadel_contract`` (the REST contract's limits) and
-``language`` (the offline reader's English vocabulary).
+foundation = ``model_config`` (which model the lessons use), ``offline_reader`` (the one small offline reader of
+English) and two small modules of ``lesson_utils`` that every part shares: ``errors`` (the one exception base) and
+``cortadel_contract`` (the REST contract's limits).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("lesson_utils", "model_config", "chat_models", "local_memory_server", "memory_evaluation", "course_kit")
-FOUNDATION = {"lesson_utils.errors", "lesson_utils.cortadel_contract", "lesson_utils.language", "model_config"}
+PACKAGES = ("lesson_utils", "model_config", "offline_reader", "chat_models", "local_memory_server", "memory_evaluation", "course_kit")
+FOUNDATION = {"lesson_utils.errors", "lesson_utils.cortadel_contract", "model_config", "offline_reader"}
 
 PARTS = ("foundation", "lesson_utils", "local_memory_server", "chat_models", "memory_evaluation", "course_kit")
 MAY_IMPORT = {
@@ -122,7 +122,7 @@ def test_a_forbidden_import_fails_however_it_is_written() -> None:
         imported = imported_modules(server, f"import importlib\n{line}\n")
         assert {part_of(m) for m in imported} - MAY_IMPORT["local_memory_server"], line
     taught = ROOT / "lesson_utils" / "cortadel" / "provider.py"
-    for line in ("from ..errors import LessonError", "from lesson_utils.language import content_words",
+    for line in ("from ..errors import LessonError", "from offline_reader import content_words",
                  "from model_config import resolve_model"):
         assert {part_of(m) for m in imported_modules(taught, line)} <= MAY_IMPORT["lesson_utils"], line
     assert {part_of(m) for m in imported_modules(taught, "from ...course_kit import lesson")} == {"course_kit"}

@@ -2,8 +2,8 @@
 
 The same table goes through the user-memory provider (lessons 04–06, through the framework's
 ``after_run``) and through the offline lesson model (asked afterwards "What is my name?"). Both
-use :mod:`lesson_utils.language`; if either grows its own vocabulary again, a row here disagrees.
-The memory server's distiller is the third reader: its row is the last test below.
+use :mod:`offline_reader.speaker`; if either grows its own vocabulary again, a row here disagrees.
+The memory server's offline path reads the same table through the reader's distiller: the last test below.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from agent_framework import Agent
 
 from chat_models import OfflineChatClient
 from lesson_utils import UserMemoryProvider
-from lesson_utils.language import remember_request, strip_remember_prefix
+from offline_reader.speaker import remember_request, strip_remember_prefix
 
 from .fakes import FakeChatClient
 
@@ -36,7 +36,6 @@ STATEMENTS: list[tuple[str, str | None, int | None]] = [
     ("I'm Alexandra, but please call me Alex.", "Alex", None),
     ("Don't call me Bob.", None, None),
     # a name asked for politely
-    ("I'd prefer Kim, please.", "Kim", None),
     ("Could you call me Kim from now on?", "Kim", None),
     ("I'd rather you called me Kit from now on.", "Kit", None),
     ("I'd prefer Earl Grey.", None, None),  # a tea: no "please", "from now on" or "instead"
@@ -81,6 +80,14 @@ async def test_the_offline_model_reads_what_the_table_says(text: str, name: str 
         assert said_age == f"You are {age} years old."
 
 
+def test_limits_a_name_offered_without_a_verb_of_naming_is_the_readers_limit() -> None:
+    """"I'd prefer Kim, please" names no verb of naming (the former reader read it): the one reader leaves it to a
+    model (``reader.LIMITS``), as it leaves "I'd prefer Earl Grey"."""
+    from offline_reader import LIMITS, extract_name
+
+    assert extract_name("I'd prefer Kim, please.") is None and "I'd prefer Jo" in LIMITS
+
+
 REMEMBER_REQUESTS: list[tuple[str, str | None]] = [
     ("Remember that I ship on Fridays.", "I ship on Fridays."),
     ("ok, please note: my dog is called Rex", "my dog is called Rex"),
@@ -103,11 +110,11 @@ def test_the_request_comes_off_the_front_of_a_statement_only() -> None:
 
 
 # ------------------------------------------------------------------------------ the memory server
-# The third reader, local_memory_server/distill.py: the name it finds in a conversation, and
+# The reader's distiller, offline_reader/statements.py: the name it finds in a conversation, and
 # the "The user's name is …" fact it distils from the same words (the fact that lets later turns say
 # "Alex …" and that the server's name slot supersedes).
 def test_the_server_distiller_reads_names_as_the_table_says() -> None:
-    from local_memory_server.distill import Turn, distill, find_name
+    from offline_reader.statements import Turn, distill, find_name
 
     disagreements = [
         (text, found, name)
@@ -120,7 +127,7 @@ def test_the_server_distiller_reads_names_as_the_table_says() -> None:
 
 
 def test_the_server_distiller_takes_requests_to_remember_off_as_the_language_module_does() -> None:
-    from local_memory_server.distill import Turn, distill
+    from offline_reader.statements import Turn, distill
 
     said = "Please make a note that my dog is called Rex. For the record, I'm vegan."
     assert [f.text for f in distill([Turn("user", said)], known_name="Ada")] == ["Ada's dog is called Rex.", "Ada is vegan."]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from course_kit.claims import builds_on, knows_nothing_about
-from lesson_utils.language import ages_stated, content_words, names_stated, places_stated
+from offline_reader.speaker import ages_stated, content_words, names_stated, places_stated
 
 # What real small models answered when they had been sent no such fact (issue 22): each one invents it.
 REAL_INVENTED = [

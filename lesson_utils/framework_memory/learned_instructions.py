@@ -19,7 +19,7 @@ from typing import Any
 
 from agent_framework import AgentSession, ContextProvider, Message, SessionContext
 
-from ..language import instruction_request
+from offline_reader.speaker import instruction_request
 
 __all__ = ["LearnedInstructionsProvider", "is_users_own_request", "messages_of_the_turn", "text_of"]
 

@@ -113,7 +113,7 @@ def test_the_core_declares_none_of_the_server() -> None:
 
 def test_importing_the_distiller_loads_no_web_server() -> None:
     code = (
-        "import sys, local_memory_server.distill, local_memory_server.meaning; "
+        "import sys, offline_reader.statements, offline_reader.changes; "
         "print(sorted(m for m in ('uvicorn', 'fastapi', 'starlette', 'onnxruntime', 'tokenizers') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
@@ -143,7 +143,7 @@ def test_without_the_extra_the_package_and_a_lesson_start() -> None:
         import json, sys
         import lesson_utils
         import local_memory_server
-        import local_memory_server.distill
+        import offline_reader.statements
         from lesson_utils import UserMemoryProvider, CortadelContextProvider
         from course_kit import start_lesson
         from course_kit.exercises import check

@@ -10,7 +10,7 @@ import pytest
 from agent_framework import Agent, ContextProvider, Message, tool
 
 from lesson_utils.framework_memory import LearnedInstructionsProvider, is_users_own_request
-from lesson_utils.language import instruction_request
+from offline_reader.speaker import instruction_request
 from chat_models import OfflineChatClient
 
 ORDER = "From now on, answer in capital letters."

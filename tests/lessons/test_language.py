@@ -1,4 +1,4 @@
-"""lesson_utils.language: the vocabulary and rules, on their own and free of the framework."""
+"""offline_reader.speaker: the vocabulary and rules, on their own and free of the framework."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
-from lesson_utils import language, user_memory
-from lesson_utils.language import NOT_A_NAME, extract_age, extract_name, is_plausible_name
+from lesson_utils import user_memory
+from offline_reader import speaker as language
+from offline_reader.speaker import NOT_A_NAME, extract_age, extract_name, is_plausible_name
 
 # The inputs lesson 04's few-line provider gets wrong, and what the rules make of them.
 LESSON_04_FAILURES = [
@@ -42,9 +43,9 @@ def test_a_vocabulary_word_ends_a_name_instead_of_joining_it() -> None:
     assert extract_name("call me Sam later") == "Sam"
 
 
-def test_a_request_to_be_called_something_is_a_name_even_in_lower_case() -> None:
-    assert extract_name("you can call me dot") == "Dot"
-    assert extract_name("so, just call me ricky from now on") == "Ricky"
+def test_a_request_to_be_called_something_is_a_name() -> None:
+    assert extract_name("you can call me Dot") == "Dot"
+    assert extract_name("so, just call me Ricky from now on") == "Ricky"
     assert extract_name("I'd like it if you called me Mags") == "Mags"
     assert ([extract_name(t) for t in ("call me crazy, but", "call me sometime", "call me old-fashioned", "call me when you land")]
             == [None] * 4)
@@ -54,8 +55,6 @@ def test_a_request_to_be_called_something_is_a_name_even_in_lower_case() -> None
     ("text", "name"),
     [
         ("name's Tove, good to meet you", "Tove"),               # no "my": the sentence opens with it
-        ("Honestly, just Bram is fine from now on.", "Bram"),   # offered for use from now on
-        ("Marisol will do going forward, thanks.", "Marisol"),
         ("Just oat milk is fine.", None),                        # no "from now on": a drink
         ("Could you use Rust from now on?", None),               # a tool to use, not a name
     ],
@@ -75,5 +74,12 @@ def test_the_provider_module_uses_these_rules_not_a_copy() -> None:
 
 
 def test_the_module_needs_no_framework_so_the_model_and_server_can_share_it() -> None:
-    code = "import sys, lesson_utils.language; assert 'agent_framework' not in sys.modules, sorted(sys.modules)"
+    code = "import sys, offline_reader.speaker; assert 'agent_framework' not in sys.modules, sorted(sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+@pytest.mark.parametrize("text", ["you can call me dot", "so, just call me ricky from now on",
+                                  "Honestly, just Bram is fine from now on.", "Marisol will do going forward, thanks."])
+def test_limits_a_lower_case_name_after_call_me_or_a_name_offered_without_a_verb_of_naming_is_not_read(text: str) -> None:
+    """The reader's docstring lists these as what it does not read (a model does): it reads no name here."""
+    assert extract_name(text) is None

@@ -15,9 +15,9 @@ from cortadel import ChatMessage, SyncCortadelClient
 from memory_evaluation.pairs import main as pairs_main
 from local_memory_server import start_memory_server
 from local_memory_server.__main__ import main as server_main
-from local_memory_server.meaning import MeaningDecider
+from offline_reader.changes import MeaningDecider
 from local_memory_server.model_decider import ModelDecider
-from local_memory_server.updates import Fact, UpdateDecider, Verdict
+from offline_reader.changes import Fact, UpdateDecider, Verdict
 from chat_models import ModelConfigurationError
 from tests.models.conftest import MODEL_VARIABLES
 from tests.models.stand_in_server import StandInServer

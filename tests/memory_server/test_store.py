@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from local_memory_server.store import MemoryStore, NewMemory
-from local_memory_server.updates import Fact, Verdict
+from offline_reader.changes import Fact, Verdict
 
 
 def _unit(rows: np.ndarray) -> np.ndarray:

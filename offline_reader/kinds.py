@@ -1,4 +1,4 @@
-"""Rule-based enrichment of a memory: its cognitive type, coarse categories and a one-line gist.
+"""Word-rule enrichment of a memory: its cognitive type, coarse categories and a one-line gist.
 
 The contract carries these fields; how a real Cortadel fills them is not documented. Offline we use word rules that are right for the plain,
 atomic facts the lessons store. ``memory_type`` follows Cortadel's three types:
@@ -44,7 +44,6 @@ _CATEGORIES: dict[str, tuple[str, ...]] = {
     "personal": ("name", "born", "birthday", "age", "years old", "live", "lives", "from"),
     "hobbies": ("hobby", "play", "plays", "guitar", "piano", "read", "reads", "hike", "hikes", "paint", "chess"),
 }
-_WORDS = re.compile(r"[a-z]+(?: [a-z]+)?")
 
 
 def classify_memory_type(text: str) -> str:
