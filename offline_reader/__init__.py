@@ -18,9 +18,9 @@ Reads:
 - the speaker's name and age: "my name is priya", "I'm Alex", "call me Sam", "can you call me Bertie?", "I'm 31",
   "I just turned 40", "would you mind calling me Teddy?", "I go by my middle name, Rosalind";
 - "remember that …", "forget that …", and standing instructions: "from now on, answer in French";
-- a change of a single-valued attribute (home, name, age, employer, job, partner, car, phone, e-mail, a favourite
-  of one kind) when both facts name their values: "I live in Lyon" → "I moved to Porto", by the nearest labelled
-  examples (``changes.py``); a schedule moved, one activity at two times: "yoga on Tuesdays" → "yoga is on Fridays";
+- a change of a single-valued attribute (home, name, age, employer, job, partner, car, phone number, handset,
+  e-mail, a favourite of one kind) when both facts name their values: "I live in Lyon" → "I moved to Porto", by the
+  nearest labelled examples (``changes.py``); a schedule moved, one activity at two times: "yoga on Tuesdays" → "yoga is on Fridays";
 - a change told with what was left: "I left Acme and joined Kestrel", "swapped PureGym for the climbing wall",
   "upgraded from the Pixel 6 to a Fairphone 5", "an occupational therapist, not a physio"; markers of the present
   ("now", "these days", "As of this week, …", "Since August …" first) are no part of an attribute or its value;

@@ -94,8 +94,9 @@ def extract_name(text: str) -> str | None:
     for pattern, explicit in ((_EXPLICIT_NAME, True), (_IMPLICIT_NAME, False)):
         at = 0  # overlapping: "I'm going by …" holds "going by …" after a failed "I'm X"
         while match := pattern.search(text, at):
-            at = match.start() + 1
-            if not explicit and match.group("neg"):
+            negated = not explicit and match.group("neg")
+            at = match.end() if negated else match.start() + 1
+            if negated:
                 continue  # "Don't call me Bob"
             if name := _clean_name(match.group("name"), explicit=explicit):
                 found.append((match.start(), name))
