@@ -164,6 +164,8 @@ _STOP = frozenset("""i me my we our a an the of in on at to for from with by and
     have had do does did will would can could should may might must this that these those it its they them their
     there here which who what when user user's new old these days ago last next month week year years started
     moved became got switched changed joined signed left quit sold bought now again name called named""".split())
+#: Words that name nothing that was left: the stop words and the cue's own ("not", "any", "more", "gave", "up" ...).
+_NOT_LEFT = _STOP | _CUE_WORDS
 
 
 @lru_cache(maxsize=8192)
@@ -249,7 +251,7 @@ def withdrawal(text: str) -> Withdrawal | None:
         return None  # someone else's deed: "the user's brother quit the band"
     if _ARRIVAL.search(text, hit.end()):
         return None
-    what = frozenset(_stem(w) for w in _words(text[hit.start():]) if w.casefold() not in _STOP | _CUE_WORDS)
+    what = frozenset(_stem(w) for w in _words(text[hit.start():]) if w.casefold() not in _NOT_LEFT)
     ended = hit.group().split()[0].casefold() in ("is", "are", "'s", "'re")  # its subject is what ended, not a name
     before = [w for w in (_WORD.findall if ended else _words)(text[: hit.start()]) if w.casefold() not in _STOP]
     if before and (not what or ended):
@@ -272,7 +274,7 @@ def _departed(text: str) -> frozenset[str]:
         return frozenset()
     subject = _named_subject(text)  # the fact's own subject: "Yokohama" in "swapped Yokohama for …" is what was left
     return frozenset(_stem(w) for w in _WORD.findall(left.replace("\u2019", "'"))
-                     if w.casefold() not in _STOP | _CUE_WORDS and w != subject)
+                     if w.casefold() not in _NOT_LEFT and w != subject)
 
 
 def _overlap(left: frozenset[str], words: set[str]) -> bool:

@@ -132,10 +132,11 @@ def _with_subject(clause: str) -> str:
     first = words[at].lower() if at < len(words) else ""
     following = words[at + 1].lower().rstrip(",.!") if at + 1 < len(words) else ""
     lower = clause[0].lower() + clause[1:]
+    weekday = bool(_WEEKDAY.search(clause))  # an activity and its day, even with a short first word ("Gym has moved …")
     if first == "not" or (clause.lower().startswith("do not ") and _NO_MORE.search(clause)):
         return ("I am " if first == "not" else "I ") + lower  # "Not vegan any more"
     if at == len(words) or _FIRST_PERSON.fullmatch(first) or first in _OPENERS or (
-            len(first) < 4 and first not in _UNCHANGED | _OWN and not in_digits(first).isdigit() and not _WEEKDAY.search(clause)):
+            len(first) < 4 and first not in _UNCHANGED | _OWN and not in_digits(first).isdigit() and not weekday):
         return clause
     if first.endswith("ed") or first in _UNCHANGED - _MODALS:
         return "I " + lower
@@ -148,7 +149,7 @@ def _with_subject(clause: str) -> str:
     if _SUBJECT_VERB.search(clause) or _FORGET.match(clause):
         return clause  # an "I" of its own later on ("forget that I …")
     kinds = lemminflect.getAllLemmas(first.removesuffix("'s"))
-    if _WEEKDAY.search(clause) and first not in _NOT_THE_WRITERS and kinds:  # an activity and its day (a habit, not
+    if weekday and first not in _NOT_THE_WRITERS and kinds:  # an activity and its day (a habit, not
         # an order: "help out at the food bank on Saturdays")
         # a verb when no finite verb follows ("play five-a-side on Sundays"), else its subject ("book club has moved")
         verb = "VERB" in kinds and not _FINITE.intersection(w.lower() for w in words[at + 1:])
