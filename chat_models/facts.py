@@ -1,6 +1,7 @@
 """Facts about the user, found in what the offline model is sent, and answers to questions about them.
 
-Sources, all read fresh on every call (the model keeps nothing between calls):
+Sources, all read on every call (the model keeps nothing between calls; only the reading of a line, which
+depends on the line alone, is memoized):
 - first-person statements in user-role messages ("I'm Alex.", "I ship on Fridays", "My favourite colour is teal");
 - third-person statements in instructions ("The user's name is Alex.", "The user is 31 years old.");
 - memory lines in context blocks, one per line, often bulleted ("- Alex ships on Fridays").
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from offline_reader.speaker import extract_age, extract_name, is_plausible_name, strip_remember_prefix
 from .text import (
@@ -118,7 +120,13 @@ def _name_facts(patterns: list[re.Pattern[str]], text: str, source: str) -> list
     return [fact for pattern in patterns for m in pattern.finditer(text) if (fact := _name_fact(m.group(1), source))]
 
 
-def first_person_facts(text: str, source: str = "user") -> list[Fact]:
+#: Lines read, remembered: the same memory lines come back turn after turn (recall returns them again), and a
+#: line's reading depends on nothing else, so each is read once (facts are frozen; results are tuples).
+_READ_CACHE = 4096
+
+
+@lru_cache(maxsize=_READ_CACHE)
+def first_person_facts(text: str, source: str = "user") -> tuple[Fact, ...]:
     """Facts a user states about themselves: name, age, and any "I ..."/"My ..." clause."""
     found: list[Fact] = []
     for sentence in sentences(normalize_quotes(text)):
@@ -143,15 +151,20 @@ def first_person_facts(text: str, source: str = "user") -> list[Fact]:
             if re.match(r"(?:I|I'm|I've|My|my)\b", clause) and not _NOT_FACTS.search(clause):
                 if len(clause.split()) >= 3 or clause.lower().startswith("my "):
                     found.append(Fact(to_second_person(clause), source=source))
-    return found
+    return tuple(found)
 
 
 def _looks_interrogative(clause: str) -> bool:
     return bool(re.match(r"(?i)(?:what|when|where|who|how|which|why|do|does|did|can|could|is|are)\b", clause))
 
 
-def third_person_facts(text: str, *, known_name: str | None, any_name: bool, source: str) -> list[Fact]:
+@lru_cache(maxsize=_READ_CACHE)
+def third_person_facts(text: str, *, known_name: str | None, any_name: bool, source: str) -> tuple[Fact, ...]:
     """Facts stated about the user: "The user's name is Alex.", "- Alex ships on Fridays"."""
+    return tuple(_third_person_facts(text, known_name, any_name, source))
+
+
+def _third_person_facts(text: str, known_name: str | None, any_name: bool, source: str) -> list[Fact]:
     line = _BULLET.sub("", normalize_quotes(text)).strip().rstrip(".!").strip()
     if not line or line.endswith("?"):
         return []
