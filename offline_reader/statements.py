@@ -136,9 +136,9 @@ def _with_subject(clause: str) -> str:
     if first == "not" or (clause.lower().startswith("do not ") and _NO_MORE.search(clause)):
         return ("I am " if first == "not" else "I ") + lower  # "Not vegan any more"
     if at == len(words) or _FIRST_PERSON.fullmatch(first) or first in _OPENERS or (
-            len(first) < 4 and first not in _UNCHANGED | _OWN and not in_digits(first).isdigit() and not weekday):
+            len(first) < 4 and first not in _SHORT_BUT_THE_WRITERS and not in_digits(first).isdigit() and not weekday):
         return clause
-    if first.endswith("ed") or first in _UNCHANGED - _MODALS:
+    if first.endswith("ed") or first in _PAST_FORMS:
         return "I " + lower
     if first in _OWN and following not in _FINITE:  # "new job at Vellum", "fave food is now khachapuri"
         return "My " + lower
@@ -165,6 +165,10 @@ _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IG
 _NOT_THE_WRITERS = frozenset("a an the this that these those it its he she they his her their there you your we".split())
 #: Words that open a bare noun phrase of the writer's own: "new job at Vellum", "favourite colour's teal now".
 _OWN = frozenset("new favourite favorite fave fav".split())
+#: Short first words that still open a clause of the writer's: a past form ("got", "met") or a word of _OWN.
+_SHORT_BUT_THE_WRITERS = _UNCHANGED | _OWN
+#: First words that tell the past of the writer's own doing ("left", "sold"): _UNCHANGED without its modals.
+_PAST_FORMS = _UNCHANGED - _MODALS
 #: Words that say a bare number is news of now ("20 now", "65 as of last Tuesday", "62 today").
 _NOW = frozenset("now as today since and".split())
 #: Words after which a clause's first word was its subject: "swimming is at 6pm now", "moving house was hard".
