@@ -17,6 +17,9 @@ round so machine noise hits them alike:
                              when the gate lets the turn through;
 * ``search call (SDK)``    — the bare SDK search the provider makes, for reference (also in
                              text mode, and as a raw ``httpx`` POST without the SDK);
+* ``HTTP round trip alone`` — a raw ``httpx`` GET of a memory that does not exist (one indexed
+                             SQLite lookup, a 404): what loopback HTTP, uvicorn and FastAPI cost
+                             a request whatever it asks;
 * ``provider, no server``  — the provider over an in-process client that answers instantly
                              with five hits: the provider's own cost (query, render, inject,
                              state, persist bookkeeping), without any server — this row also
@@ -24,7 +27,9 @@ round so machine noise hits them alike:
 
 After the HTTP rounds it times the server's own steps in this process on the same store (the
 query embedding, the BM25 query, the vector scan, the whole hybrid search), so the table says
-where a search's time goes. It also times the provider's two hooks alone (``before_run`` + ``after_run`` called directly
+where a search's time goes. Timed between agent turns, the in-process whole search runs colder than
+the server's; the row "search inside the server" (raw HTTP search − the 404 GET) is the search as the
+server ran it, beside the floor of its three steps. It also times the provider's two hooks alone (``before_run`` + ``after_run`` called directly
 over the instant client), which is the provider's intrinsic cost per turn.
 
 The server is ``python -m local_memory_server`` exactly as a learner starts it (it sets
@@ -101,10 +106,11 @@ def distinct_questions(count: int) -> list[str]:
 
 CONFIGS = [
     "no provider", "recall", "recall, gated", "recall, text mode", "recall + persist", "search call (SDK)",
-    "search call (SDK), text mode", "search call (raw HTTP)", "provider, no server",
+    "search call (SDK), text mode", "search call (raw HTTP)", "HTTP round trip alone", "provider, no server",
 ]
 #: Rows that are not agent turns: no "adds to baseline" figure.
-CALLS = ("no provider", "search call (SDK)", "search call (SDK), text mode", "search call (raw HTTP)")
+CALLS = ("no provider", "search call (SDK)", "search call (SDK), text mode", "search call (raw HTTP)",
+         "HTTP round trip alone")
 
 
 class InstantClient:
@@ -198,6 +204,9 @@ async def measure(url: str, user: str, rounds: int, parts: ServerParts) -> dict[
         elif config == "search call (raw HTTP)":
             body = {"query": question, "user_id": user, "top_k": 5, "mode": "hybrid", "app_name": "bench"}
             (await raw.post("/api/v1/memories/search", json=body)).raise_for_status()
+        elif config == "HTTP round trip alone":
+            response = await raw.get(f"/api/v1/memories/no-such-memory-{len(question)}", params={"user_id": user})
+            assert response.status_code == 404, response.text
         else:
             agent = agents[config]
             await agent.run(question, session=agent.create_session())
@@ -329,6 +338,11 @@ def main() -> int:
         print(f"| {size:,} | whole search − its three steps (fetch, fusion, hand-off; < 0: overlap) | {whole - steps:.2f} |")
         print(f"| {size:,} | HTTP round trip + SDK (SDK call − whole search) | {sdk_ms - whole:.2f} |")
         print(f"| {size:,} | of which the SDK itself (SDK call − raw HTTP call) | {sdk_ms - raw_ms:.2f} |")
+        http_ms = statistics.median(results[size]["HTTP round trip alone"])
+        print(f"| {size:,} | of which loopback HTTP + uvicorn + FastAPI (a 404 GET) | {http_ms:.2f} |")
+        # The in-process "whole" runs cold, between agent turns; this is the search as the server ran it.
+        print(f"| {size:,} | search inside the server (raw HTTP call − a 404 GET; floor = the three steps: "
+              f"{steps:.2f}) | {raw_ms - http_ms:.2f} |")
     hooks = asyncio.run(hooks_only())
     print(f"\nprovider hooks alone (before_run + after_run, instant client): median {statistics.median(hooks):.3f} ms, "
           f"p95 {p95(hooks):.3f} ms")

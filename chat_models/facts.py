@@ -52,6 +52,9 @@ _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 _THIRD_TO_SECOND = {"his": "your", "her": "your", "their": "your", "him": "you", "them": "you",
                     "himself": "yourself", "herself": "yourself", "themselves": "yourself"}
 _ADVERBS = frozenset("usually often always never sometimes also really typically generally normally mostly".split())
+#: Lines read, remembered: the same memory lines come back turn after turn (recall returns them again), and a
+#: line's reading depends on nothing else, so each is read once (facts are frozen; results are tuples).
+_READ_CACHE = 4096
 
 
 @dataclass(frozen=True)
@@ -64,8 +67,14 @@ class Fact:
     source: str = "user"  # "user", "instructions", "context" (e.g. a summary) or "memory"
 
     @property
-    def stems(self) -> set[str]:
-        return content_stems(self.text)
+    def stems(self) -> frozenset[str]:
+        return _stems(self.text)
+
+
+@lru_cache(maxsize=_READ_CACHE)
+def _stems(text: str) -> frozenset[str]:
+    """A fact's content stems, worked out once per text (a question is matched against every fact)."""
+    return frozenset(content_stems(text))
 
 
 @dataclass
@@ -118,11 +127,6 @@ def _age_fact(age: str, source: str) -> Fact | None:
 def _name_facts(patterns: list[re.Pattern[str]], text: str, source: str) -> list[Fact]:
     """Name facts the patterns find, in pattern order; "I'm tired" and "I'm Fine" are skipped."""
     return [fact for pattern in patterns for m in pattern.finditer(text) if (fact := _name_fact(m.group(1), source))]
-
-
-#: Lines read, remembered: the same memory lines come back turn after turn (recall returns them again), and a
-#: line's reading depends on nothing else, so each is read once (facts are frozen; results are tuples).
-_READ_CACHE = 4096
 
 
 @lru_cache(maxsize=_READ_CACHE)

@@ -47,10 +47,12 @@ _SPACES = re.compile(r"\s+")
 
 def _clean(text: str) -> str:
     text = _LINE_BREAKS.sub(" ", text)
-    # Drop control (Cc) and invisible format (Cf) characters; tabs become spaces.
-    text = "".join(
-        " " if ch == "\t" else ch for ch in text if ch == "\t" or unicodedata.category(ch) not in ("Cc", "Cf")
-    )
+    # Drop control (Cc) and invisible format (Cf) characters; tabs become spaces. A printable text has
+    # neither (str.isprintable is False for every Cc and Cf character, the tab included), so most skip this.
+    if not text.isprintable():
+        text = "".join(
+            " " if ch == "\t" else ch for ch in text if ch == "\t" or unicodedata.category(ch) not in ("Cc", "Cf")
+        )
     text = _SPECIAL_TOKENS.sub(" ", text)
     text = _ROLE_TAGS.sub(" ", text)
     text = _FENCES.sub(" ", text)
