@@ -165,7 +165,8 @@ _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IG
 _NOT_THE_WRITERS = frozenset("a an the this that these those it its he she they his her their there you your we".split())
 #: Words that open a bare noun phrase of the writer's own: "new job at Vellum", "favourite colour's teal now".
 _OWN = frozenset("new favourite favorite fave fav".split())
-#: Short first words that still open a clause of the writer's: a past form ("got", "met") or a word of _OWN.
+#: Short first words that still open a clause of the writer's: a verb that keeps its form after any subject (a
+#: modal or a past form: "can", "got", "met") or a word of _OWN.
 _SHORT_BUT_THE_WRITERS = _UNCHANGED | _OWN
 #: First words that tell the past of the writer's own doing ("left", "sold"): _UNCHANGED without its modals.
 _PAST_FORMS = _UNCHANGED - _MODALS
