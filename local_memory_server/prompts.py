@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 __all__ = ["DECIDE", "DECIDE_SCHEMA", "EVENTS", "decide_schema", "EXTRACT", "EXTRACT_SCHEMA", "SYSTEM_PROMPT", "WHEN",
-           "decide_messages", "extract_messages"]
+           "copies_an_example", "decide_messages", "extract_messages"]
 
 #: What a fact's time can be: holds now, is over, or is only planned or wished for.
 WHEN = ("now", "past", "plan")
@@ -105,6 +105,47 @@ DECIDE_EXAMPLES: list[tuple[str, dict[str, Any]]] = [
          {"fact": 2, "both_true": True, "event": "ADD", "id": 1},
          {"fact": 3, "both_true": True, "event": "NONE", "id": 2}]}),
 ]
+
+def _words(text: str) -> frozenset[str]:
+    """The lower-case runs of letters and digits in ``text``: a tokenizer, not a reading of English."""
+    return frozenset("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
+#: The words every fact starts with, as the instructions ask ("The user …", "The user's sister …").
+_FRAME = _words("The user's")
+
+
+def _longer(text: str) -> frozenset[str]:
+    """The words of four letters or more, past the frame: the ones that say what a sentence is about."""
+    return frozenset(w for w in _words(text) - _FRAME if len(w) > 3)
+
+
+#: What each sentence the examples show the model is about (as a fact it wrote or a memory it was shown), for
+#: the sentences with three such words or more: fewer, and a user's own fact could hold them all by chance
+#: ("The user works as a bus driver." from "I drive buses for a living").
+_EXAMPLE_SENTENCES: tuple[frozenset[str], ...] = tuple(words for words in (
+    [_longer(f["fact"]) for _, answer in EXTRACT_EXAMPLES for f in answer["facts"]]
+    + [_longer(line.partition(": ")[2]) for said, _ in DECIDE_EXAMPLES for line in said.splitlines()]
+) if len(words) >= 3)
+
+
+def copies_an_example(fact: str, conversation: str) -> bool:
+    """Whether ``fact`` is one of the examples' sentences that ``conversation`` never told.
+
+    A small model sometimes hands an example back as a fact of the user's: on the scorecard's long chats
+    Qwen2.5-Coder 1.5B stored "The user has a tortoise called Pebble." for users who never named a pet
+    (bench/README.md, "Twenty-fifth round"). Such a fact holds every longer word of an example sentence
+    ("tortoise", "called", "pebble"; sentences with three such words or more), and at least two of them,
+    more than half, never occur in the conversation. A user who does have a tortoise called Pebble said those words and keeps the fact; a fact
+    that only shares an example's shape ("The user lives in Porto." beside "The user lives in Bergen.") is
+    no copy."""
+    words, told = _words(fact), _words(conversation)
+    for example in _EXAMPLE_SENTENCES:
+        untold = len(example - told)
+        if example <= words and untold >= 2 and untold * 2 > len(example):
+            return True
+    return False
+
 
 EXTRACT_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["facts"],

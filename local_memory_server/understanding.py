@@ -22,7 +22,9 @@ model's own labels, not from phrases:
   another person's fact, a second language or a trip under none. On a dev sample this cut Qwen2.5-Coder 1.5B's
   false supersessions from 7 of 20 to 1 of 20, for 17 → 14 of 23 updates (``bench/README.md``).
 
-A replacement that fails a guard is stored as an ``ADD``: nothing the user said is lost. Any failure of the model
+One more guard works on extraction: a fact that is one of the prompt's own examples, in words the conversation
+never used, is not stored (``prompts.copies_an_example``): a small model sometimes hands an example back as the
+user's fact. A replacement that fails a guard is stored as an ``ADD``: nothing the user said is lost. Any failure of the model
 (:class:`~.model_endpoint.ModelAnswerError`, or an answer of the wrong shape) raises, and the service reads that
 turn with the offline reader instead.
 """
@@ -35,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .model_endpoint import ModelAnswerError, ModelEndpoint
-from .prompts import EVENTS, EXTRACT_SCHEMA, WHEN, decide_messages, decide_schema, extract_messages
+from .prompts import EVENTS, EXTRACT_SCHEMA, WHEN, copies_an_example, decide_messages, decide_schema, extract_messages
 
 __all__ = ["GUARDS", "SAME_TOPIC", "Decision", "ModelFact", "ModelReader", "Reading", "transcript"]
 
@@ -44,8 +46,9 @@ logger = logging.getLogger(__name__)
 #: Stored memories shown with each new fact (mem0 shows five too).
 CANDIDATES = 5
 #: The guard-rails a replacement must pass besides naming a memory it was shown: the model's ``both_true`` answer,
-#: and the labels (``single``, ``when``, ``whose``) of the new fact and of the memory.
-GUARDS = ("both_true", "labels", "offline")
+#: and the labels (``single``, ``when``, ``whose``) of the new fact and of the memory; and the one on extraction,
+#: which stores no fact copied from the prompt's examples.
+GUARDS = ("both_true", "labels", "offline", "examples")
 #: Cosine similarity of two topic labels' embeddings at and above which they name the same thing.
 SAME_TOPIC = 0.5
 #: Output caps: a few facts, or a few decisions, fit well inside; a runaway model is cut and falls back.
@@ -120,7 +123,8 @@ class ModelReader:
 
     def extract(self, turns: Sequence[Any]) -> tuple[list[ModelFact], dict[str, Any]]:
         """The labelled facts of ``turns`` (one model call), and the exchange."""
-        messages = extract_messages(transcript(turns))
+        said = transcript(turns)
+        messages = extract_messages(said)
         answer = self.endpoint.complete_json(messages, EXTRACT_SCHEMA, name="facts", max_tokens=EXTRACT_MAX_TOKENS)
         items = answer.get("facts")
         if not isinstance(items, list):
@@ -133,6 +137,11 @@ class ModelReader:
                 text=" ".join(str(item["fact"]).split()), whose=str(item.get("whose") or "user").strip() or "user",
                 topic=str(item.get("topic") or "").strip(), single=item.get("single") is True,
                 when=str(item.get("when")) if item.get("when") in WHEN else "now"))
+        if "examples" in self.guards:
+            copied = [f for f in facts if copies_an_example(f.text, said)]
+            for fact in copied:
+                logger.info("Not stored, one of the prompt's examples the turn never told: %r", fact.text)
+            facts = [f for f in facts if f not in copied]
         return facts, {"call": "extract", "sent": messages, "received": answer}
 
     def decide(self, facts: Sequence[ModelFact], candidates: Sequence[Sequence[Any]],

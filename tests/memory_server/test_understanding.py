@@ -180,12 +180,26 @@ def test_one_users_memories_are_never_another_users_candidates(model_service):
      fact("The user no longer swims.", topic="sport"), decision("DELETE", 1), "'sister'"),
 ])
 def test_a_replacement_the_labels_do_not_allow_is_stored_as_an_add(model_service, first, second, answer, why):
-    service, _ = model_service(Script({"one": [first], "two": [second]}, decide=lambda block: [answer]))
-    say(service, "one")
-    body = say(service, "two")
+    # Each turn says its fact: one the turn never told could read as a copy of the prompt's examples.
+    service, _ = model_service(Script({first["fact"]: [first], second["fact"]: [second]}, decide=lambda block: [answer]))
+    say(service, first["fact"])
+    body = say(service, second["fact"])
     assert [r["event"] for r in body["results"]] == ["ADD"]
     assert current(service) == sorted([first["fact"], second["fact"]])
     assert why in service.readings[-1].decisions[0].vetoed
+
+
+def test_a_fact_copied_from_the_prompts_examples_is_not_stored_unless_the_turn_told_it(model_service, caplog):
+    copied = fact("The user has a tortoise called Pebble.", topic="pet", single=False)
+    script = Script({"Went to a car boot sale, got a bread knife.": [fact("The user bought a bread knife."), copied],
+                     "We have a tortoise called Pebble.": [copied]}, decide=lambda block: [decision("ADD", 1)])
+    service, _ = model_service(script)
+    with caplog.at_level(logging.INFO, logger="local_memory_server.understanding"):
+        body = say(service, "Went to a car boot sale, got a bread knife.")
+    assert [r["memory"] for r in body["results"]] == ["The user bought a bread knife."]
+    assert "one of the prompt's examples" in caplog.text and "Pebble" in caplog.text
+    say(service, "We have a tortoise called Pebble.", user="ben")  # told in the turn: kept
+    assert current(service, "ben") == ["The user has a tortoise called Pebble."]
 
 
 # -- failures fall back to the offline reader, lose nothing, and say so in one line ---------------------
