@@ -18,7 +18,8 @@ Both calls send the same system message — the instructions for both tasks and 
 last message differs ("TASK extract" and the turn, or "TASK decide" and the facts). A server with a prompt cache
 (``llama-server`` keeps the last prompt) so reuses the whole fixed part on every call, whichever task comes next;
 two system prompts would alternate and re-read each other's every time. The examples teach kinds of decision
-with sentences of their own, none from an evaluation set.
+with sentences of their own, none from an evaluation set; ``copies_an_example`` tells when a small model hands one
+of them back as a fact of the user's.
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ DECIDE_EXAMPLES: list[tuple[str, dict[str, Any]]] = [
          {"fact": 3, "both_true": True, "event": "NONE", "id": 2}]}),
 ]
 
+
 def _words(text: str) -> frozenset[str]:
     """The lower-case runs of letters and digits in ``text``: a tokenizer, not a reading of English."""
     return frozenset("".join(c if c.isalnum() else " " for c in text.lower()).split())
@@ -136,9 +138,9 @@ def copies_an_example(fact: str, conversation: str) -> bool:
     Qwen2.5-Coder 1.5B stored "The user has a tortoise called Pebble." for users who never named a pet
     (bench/README.md, "Twenty-fifth round"). Such a fact holds every longer word of an example sentence
     ("tortoise", "called", "pebble"; sentences with three such words or more), and at least two of them,
-    more than half, never occur in the conversation. A user who does have a tortoise called Pebble said those words and keeps the fact; a fact
-    that only shares an example's shape ("The user lives in Porto." beside "The user lives in Bergen.") is
-    no copy."""
+    more than half, never occur in the conversation. A user who does have a tortoise called Pebble said
+    those words and keeps the fact; a fact that only shares an example's shape ("The user lives in Porto."
+    beside "The user lives in Bergen.") is no copy."""
     words, told = _words(fact), _words(conversation)
     for example in _EXAMPLE_SENTENCES:
         untold = len(example - told)

@@ -22,11 +22,11 @@ model's own labels, not from phrases:
   another person's fact, a second language or a trip under none. On a dev sample this cut Qwen2.5-Coder 1.5B's
   false supersessions from 7 of 20 to 1 of 20, for 17 → 14 of 23 updates (``bench/README.md``).
 
-One more guard works on extraction: a fact that is one of the prompt's own examples, in words the conversation
-never used, is not stored (``prompts.copies_an_example``): a small model sometimes hands an example back as the
-user's fact. A replacement that fails a guard is stored as an ``ADD``: nothing the user said is lost. Any failure of the model
-(:class:`~.model_endpoint.ModelAnswerError`, or an answer of the wrong shape) raises, and the service reads that
-turn with the offline reader instead.
+A replacement that fails a guard is stored as an ``ADD``: nothing the user said is lost. One more guard works on
+extraction: a fact that is one of the prompt's own examples, in words the conversation never used, is not stored
+(``prompts.copies_an_example``), because a small model sometimes hands an example back as the user's fact. Any
+failure of the model (:class:`~.model_endpoint.ModelAnswerError`, or an answer of the wrong shape) raises, and the
+service reads that turn with the offline reader instead.
 """
 
 from __future__ import annotations
