@@ -28,6 +28,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from .fulltext import normalise_text
+
 __all__ = ["DECIDE", "DECIDE_SCHEMA", "EVENTS", "decide_schema", "EXTRACT", "EXTRACT_SCHEMA", "SYSTEM_PROMPT", "WHEN",
            "copies_an_example", "decide_messages", "extract_messages"]
 
@@ -109,8 +111,8 @@ DECIDE_EXAMPLES: list[tuple[str, dict[str, Any]]] = [
 
 
 def _words(text: str) -> frozenset[str]:
-    """The lower-case runs of letters and digits in ``text``: a tokenizer, not a reading of English."""
-    return frozenset("".join(c if c.isalnum() else " " for c in text.lower()).split())
+    """The words of ``text`` as the full-text index splits them (case-folded runs of letters and digits)."""
+    return frozenset(normalise_text(text).split())
 
 
 #: The words every fact starts with, as the instructions ask ("The user …", "The user's sister …").
