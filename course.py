@@ -39,6 +39,11 @@ COMMANDS = ("lab", "test", "install", "server", "reset")
 # exercise test draws (tests/exercises/conftest.py reads it).
 MAX_WORKERS = 4
 SEEDS_VARIABLE = "COURSE_TEST_SEEDS"
+# A notebook whose kernel died before it answered, or never answered, is run once more (pytest-rerunfailures):
+# on a busy machine another test's connection can take a port between jupyter_client choosing it and the kernel
+# binding it (nbmake#129). Only these kernel-start errors are retried; a failing cell fails at once.
+KERNEL_START_ERRORS = ("Kernel died before replying to kernel_info", "Kernel didn't respond in")
+KERNEL_START_RETRY = ["--reruns", "1", *(arg for error in KERNEL_START_ERRORS for arg in ("--only-rerun", error))]
 # What each command installs: the package with the memory server (an extra, so that a bare
 # `pip install -e .` stays small), plus the test tools for `test`.
 LAB_EXTRAS = "server"
@@ -197,7 +202,8 @@ def main(argv: list[str]) -> None:
         # One test at a time to whichever worker is free: the notebooks, collected first (tests/conftest.py), spread
         # over the workers instead of queueing on one.
         workers = ["-n", "auto", "--maxprocesses", str(MAX_WORKERS), "--dist", "load", "--maxschedchunk", "1"]
-        _run(python, "-m", "pytest", "-p", "no:cacheprovider", "--nbmake", *workers, *tier, *rest, env=env)
+        pytest = ["-m", "pytest", "-p", "no:cacheprovider", "--nbmake", *workers, *KERNEL_START_RETRY]
+        _run(python, *pytest, *tier, *rest, env=env)
 
 
 if __name__ == "__main__":

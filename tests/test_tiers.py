@@ -7,6 +7,7 @@ collects, and check that ``course.py`` asks pytest for the right tier, workers a
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -126,3 +127,45 @@ def test_a_bad_seed_count_is_a_usage_error(monkeypatch, value) -> None:
     monkeypatch.setenv("COURSE_TEST_SEEDS", value)
     with pytest.raises(pytest.UsageError, match="COURSE_TEST_SEEDS"):
         seeds_to_draw(solutions)
+
+
+# --- a notebook whose kernel could not start is run once more; a failing cell is not -----------------------------
+
+
+def test_the_retried_errors_are_the_ones_jupyter_client_raises_at_kernel_start(monkeypatch) -> None:
+    import inspect
+
+    import jupyter_client.client
+
+    course, _ = _course(monkeypatch)
+    raised_at_start = inspect.getsource(jupyter_client.client.KernelClient._async_wait_for_ready)
+    assert all(error in raised_at_start for error in course.KERNEL_START_ERRORS), "jupyter_client reworded them"
+
+
+def _run_one_notebook(tmp_path: Path, retry: list[str], source: str, kernel: str = "python3") -> str:
+    """Run a one-cell notebook under nbmake with ``retry``, and return pytest's summary line.
+
+    A kernel named "dies" exits before it answers, as a kernel does whose port was taken (nbmake#129)."""
+    import nbformat
+
+    dies = tmp_path / "jupyter" / "kernels" / "dies"
+    dies.mkdir(parents=True)
+    spec = {"argv": [sys.executable, "-c", "raise SystemExit(1)"], "display_name": "dies", "language": "python"}
+    (dies / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
+    notebook = tmp_path / "one.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]), str(notebook))
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "--nbmake",
+         f"--nbmake-kernel={kernel}", *retry, str(notebook)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")},
+    )
+    return done.stdout.strip().splitlines()[-1]  # pytest's summary line: "1 failed, 1 rerun in 5.0s"
+
+
+@pytest.mark.full  # two notebook runs in new processes: ~10 s
+def test_a_kernel_that_dies_at_start_is_retried_and_a_failing_cell_is_not(monkeypatch, tmp_path) -> None:
+    course, _ = _course(monkeypatch)
+    assert "1 failed, 1 rerun" in _run_one_notebook(tmp_path / "a", course.KERNEL_START_RETRY, "1", kernel="dies")
+    failed_cell = _run_one_notebook(tmp_path / "b", course.KERNEL_START_RETRY, "raise ValueError('wrong answer')")
+    assert "1 failed in" in failed_cell, f"a wrong answer is reported at once, not run again: {failed_cell}"
