@@ -19,7 +19,8 @@ last message differs ("TASK extract" and the turn, or "TASK decide" and the fact
 (``llama-server`` keeps the last prompt) so reuses the whole fixed part on every call, whichever task comes next;
 two system prompts would alternate and re-read each other's every time. The examples teach kinds of decision
 with sentences of their own, none from an evaluation set; ``copies_an_example`` tells when a small model hands one
-of them back as a fact of the user's.
+of them back as a fact of the user's, and ``said_by_the_assistant`` when it writes down the assistant's words as the
+user's.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any
 from .fulltext import normalise_text
 
 __all__ = ["DECIDE", "DECIDE_SCHEMA", "EVENTS", "decide_schema", "EXTRACT", "EXTRACT_SCHEMA", "SYSTEM_PROMPT", "WHEN",
-           "copies_an_example", "decide_messages", "extract_messages"]
+           "copies_an_example", "decide_messages", "extract_messages", "said_by_the_assistant"]
 
 #: What a fact's time can be: holds now, is over, or is only planned or wished for.
 WHEN = ("now", "past", "plan")
@@ -149,6 +150,20 @@ def copies_an_example(fact: str, conversation: str) -> bool:
         if example <= words and untold >= 2 and untold * 2 > len(example):
             return True
     return False
+
+
+def said_by_the_assistant(fact: str, user_said: str, assistant_said: str) -> bool:
+    """Whether ``fact`` is mostly in the assistant's words: three or more of its longer words, and more than half,
+    occur in what the assistant said and never in what the user said.
+
+    Asked for the user's facts, a small model also writes down the assistant's answers: "The user likes the song
+    'Electric Feel' by MGMT." from a playlist the assistant suggested, or how TCP opens a connection (bench/README.md,
+    "Twenty-sixth round"). A user's own fact keeps the user's words, however the model rephrases it; a user who says
+    "yes, that one" to the assistant's question keeps a fact of one or two of the assistant's words ("a Border
+    Collie"), which is under the three."""
+    mine, user, assistant = _longer(fact), _words(user_said), _words(assistant_said)
+    theirs = [w for w in mine if w in assistant and w not in user]
+    return len(theirs) >= 3 and len(theirs) * 2 > len(mine)
 
 
 EXTRACT_SCHEMA: dict[str, Any] = {

@@ -22,9 +22,10 @@ model's own labels, not from phrases:
   another person's fact, a second language or a trip under none. On a dev sample this cut Qwen2.5-Coder 1.5B's
   false supersessions from 7 of 20 to 1 of 20, for 17 → 14 of 23 updates (``bench/README.md``).
 
-A replacement that fails a guard is stored as an ``ADD``: nothing the user said is lost. One more guard works on
-extraction: a fact that is one of the prompt's own examples, in words the conversation never used, is not stored
-(``prompts.copies_an_example``), because a small model sometimes hands an example back as the user's fact. Any
+A replacement that fails a guard is stored as an ``ADD``: nothing the user said is lost. Two more guards work on
+extraction, because a small model writes down what the user never said: a fact that is one of the prompt's own
+examples, in words the conversation never used, is not stored (``prompts.copies_an_example``), nor one mostly in
+words only the assistant used (``prompts.said_by_the_assistant``). A fact written twice is stored once. Any
 failure of the model (:class:`~.model_endpoint.ModelAnswerError`, or an answer of the wrong shape) raises, and the
 service reads that turn with the offline reader instead.
 """
@@ -37,7 +38,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .model_endpoint import ModelAnswerError, ModelEndpoint
-from .prompts import EVENTS, EXTRACT_SCHEMA, WHEN, copies_an_example, decide_messages, decide_schema, extract_messages
+from .prompts import (EVENTS, EXTRACT_SCHEMA, WHEN, copies_an_example, decide_messages, decide_schema, extract_messages,
+                      said_by_the_assistant)
 
 __all__ = ["GUARDS", "SAME_TOPIC", "Decision", "ModelFact", "ModelReader", "Reading", "transcript"]
 
@@ -46,9 +48,9 @@ logger = logging.getLogger(__name__)
 #: Stored memories shown with each new fact (mem0 shows five too).
 CANDIDATES = 5
 #: The guard-rails a replacement must pass besides naming a memory it was shown: the model's ``both_true`` answer,
-#: and the labels (``single``, ``when``, ``whose``) of the new fact and of the memory; and the one on extraction,
-#: which stores no fact copied from the prompt's examples.
-GUARDS = ("both_true", "labels", "offline", "examples")
+#: and the labels (``single``, ``when``, ``whose``) of the new fact and of the memory; and the two on extraction,
+#: which store no fact copied from the prompt's examples or written in the assistant's words.
+GUARDS = ("both_true", "labels", "offline", "examples", "assistant")
 #: Cosine similarity of two topic labels' embeddings at and above which they name the same thing.
 SAME_TOPIC = 0.5
 #: Output caps: a few facts, or a few decisions, fit well inside; a runaway model is cut and falls back.
@@ -137,11 +139,22 @@ class ModelReader:
                 text=" ".join(str(item["fact"]).split()), whose=str(item.get("whose") or "user").strip() or "user",
                 topic=str(item.get("topic") or "").strip(), single=item.get("single") is True,
                 when=str(item.get("when")) if item.get("when") in WHEN else "now"))
-        if "examples" in self.guards:
-            copied = [f for f in facts if copies_an_example(f.text, said)]
-            for fact in copied:
-                logger.info("Not stored, one of the prompt's examples the turn never told: %r", fact.text)
-            facts = [f for f in facts if f not in copied]
+        unique: dict[str, ModelFact] = {}
+        for fact in facts:  # a small model can write one fact many times over
+            unique.setdefault(fact.text.casefold(), fact)
+        facts = list(unique.values())
+        user_said = " ".join(str(t.content) for t in turns if t.role == "user")
+        assistant_said = " ".join(str(t.content) for t in turns if t.role == "assistant")
+        refused = {
+            "examples": ("one of the prompt's examples the turn never told", lambda f: copies_an_example(f.text, said)),
+            "assistant": ("in the assistant's words, not the user's",
+                          lambda f: said_by_the_assistant(f.text, user_said, assistant_said)),
+        }
+        for guard, (why, refuses) in refused.items():
+            if guard in self.guards:
+                for fact in [f for f in facts if refuses(f)]:
+                    logger.info("Not stored, %s: %r", why, fact.text)
+                    facts.remove(fact)
         return facts, {"call": "extract", "sent": messages, "received": answer}
 
     def decide(self, facts: Sequence[ModelFact], candidates: Sequence[Sequence[Any]],

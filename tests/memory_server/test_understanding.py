@@ -202,6 +202,43 @@ def test_a_fact_copied_from_the_prompts_examples_is_not_stored_unless_the_turn_t
     assert current(service, "ben") == ["The user has a tortoise called Pebble."]
 
 
+def say_and_hear(service, text: str, reply: str, user: str = "ana") -> dict[str, Any]:
+    request = AddConversationRequest.model_validate({"user_id": user, "messages": [
+        {"role": "user", "content": text, "uuid": "t1"}, {"role": "assistant", "content": reply}]})
+    return service.from_conversation(user, request)
+
+
+PLAYLIST = ("Try these: Electric Feel by MGMT, Heat Waves by Glass Animals, and Time (You and I) by Khruangbin. "
+            "Which of them do you like?")
+
+
+def test_a_fact_in_the_assistants_words_is_not_stored_and_the_users_answer_is(model_service, caplog):
+    asked = "I run on Tuesdays, any songs for a playlist?"
+    suggested = fact("The user likes the song Electric Feel by MGMT.", topic="music", single=False)
+    own = fact("The user runs on Tuesdays.", topic="running", single=False)
+    service, _ = model_service(Script({f"{asked}\nassistant: {PLAYLIST}": [own, suggested]}))
+    with caplog.at_level(logging.INFO, logger="local_memory_server.understanding"):
+        say_and_hear(service, asked, PLAYLIST)
+    assert current(service) == ["The user runs on Tuesdays."]
+    assert "in the assistant's words" in caplog.text and "MGMT" in caplog.text
+
+
+def test_a_short_answer_to_the_assistants_question_keeps_its_fact(model_service):
+    # Two of the assistant's words, "heat waves", and the user's own "love": under the guard's three.
+    answered = fact("The user loves Heat Waves.", topic="music", single=False)
+    service, _ = model_service(Script({f"the second one, love it\nassistant: {PLAYLIST}": [answered]}))
+    say_and_hear(service, "the second one, love it", PLAYLIST)
+    assert current(service) == ["The user loves Heat Waves."]
+
+
+def test_a_fact_the_model_writes_twice_is_decided_and_stored_once(model_service):
+    twice = fact("The user has a border collie called Biscuit.", topic="pet", single=False)
+    service, _ = model_service(Script({"My border collie Biscuit needs a walk.": [twice, twice, twice]}))
+    body = say(service, "My border collie Biscuit needs a walk.")
+    assert [r["memory"] for r in body["results"]] == ["The user has a border collie called Biscuit."]
+    assert [f.text for f in service.readings[-1].facts] == ["The user has a border collie called Biscuit."]
+
+
 # -- failures fall back to the offline reader, lose nothing, and say so in one line ---------------------
 
 
