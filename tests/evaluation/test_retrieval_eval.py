@@ -3,28 +3,18 @@
 from __future__ import annotations
 
 import json
-import sys
-from importlib import util
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parents[2]
+from tests.bench_scripts import load_bench_script
+
 TINY = Path(__file__).parent / "data" / "retrieval_tiny.json"
-
-
-def _bench_module():
-    spec = util.spec_from_file_location("retrieval_eval", ROOT / "bench" / "retrieval_eval.py")
-    assert spec is not None and spec.loader is not None
-    module = util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def bench():
-    return _bench_module()
+    return load_bench_script("retrieval_eval")
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import util
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +10,7 @@ from cortadel import AddOptions, SearchOptions, SyncCortadelClient
 from lesson_utils.cortadel.gating import RELEVANCE_FLOOR
 from local_memory_server import relevance, start_memory_server
 from local_memory_server.embeddings import HashingEmbedder
+from tests.bench_scripts import load_bench_script
 
 FACTS = [
     "Alex is allergic to latex.", "Alex has a cat named Juniper.", "Alex bakes bread on Saturdays.",
@@ -102,16 +101,8 @@ def test_probability_is_in_zero_to_one_and_rises_with_contrast_and_falls_for_oth
     assert relevance.probability((-100.0, 1.0, 1.0)) == 0.0
 
 
-def _bench_module():
-    spec = util.spec_from_file_location("fit_relevance", Path(__file__).parents[2] / "bench" / "fit_relevance.py")
-    assert spec is not None and spec.loader is not None
-    module = util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_fit_recovers_a_known_logistic_model():
-    fit_relevance = _bench_module()
+    fit_relevance = load_bench_script("fit_relevance")
     rng = np.random.default_rng(0)
     x = np.column_stack([rng.normal(0, 0.3, 20_000), rng.integers(0, 2, 20_000)])
     y = (rng.random(20_000) < 1 / (1 + np.exp(-(-2.0 + 8.0 * x[:, 0] - 3.0 * x[:, 1])))).astype(float)
@@ -122,7 +113,7 @@ def test_the_fit_recovers_a_known_logistic_model():
 @pytest.mark.slow
 def test_refitting_on_the_dev_data_reproduces_the_shipped_constants():
     """``bench/fit_relevance.py`` on the data ``FITTED_ON`` names gives the constants in ``relevance.py``."""
-    fit_relevance = _bench_module()
+    fit_relevance = load_bench_script("fit_relevance")
     intercept, weights = fit_relevance.fit(*fit_relevance.collect(fit_relevance.dev_cases()))
     shipped = [relevance.INTERCEPT, *(relevance.COEFFICIENTS[name] for name in relevance.FEATURES)]
     assert [intercept, *weights] == pytest.approx(shipped, abs=fit_relevance.TOLERANCE)
