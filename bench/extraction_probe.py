@@ -19,7 +19,6 @@ import json
 import statistics
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,14 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 from local_memory_server.model_endpoint import ModelAnswerError, ModelEndpoint
 from local_memory_server.understanding import ModelReader
+from memory_evaluation.dataset import Turn
 
 CASES = ROOT / "memory_evaluation" / "data" / "blind_extraction.json"
-
-
-@dataclass(frozen=True)
-class Turn:
-    role: str
-    content: str
 
 
 def turns_of(chat: str) -> list[Turn]:
@@ -43,9 +37,9 @@ def turns_of(chat: str) -> list[Turn]:
     for line in chat.splitlines():
         role, sep, text = line.partition(": ")
         if sep and role in {"user", "assistant"}:
-            turns.append(Turn(role, text))
+            turns.append(Turn(uuid="", role=role, content=text))
         elif turns:
-            turns[-1] = Turn(turns[-1].role, f"{turns[-1].content} {line}")
+            turns[-1].content += f" {line}"
     return turns
 
 

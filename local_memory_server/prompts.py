@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from .fulltext import normalise_text
@@ -111,8 +112,11 @@ DECIDE_EXAMPLES: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+@lru_cache(maxsize=64)
 def _words(text: str) -> frozenset[str]:
-    """The words of ``text`` as the full-text index splits them (case-folded runs of letters and digits)."""
+    """The words of ``text`` as the full-text index splits them (case-folded runs of letters and digits).
+
+    Cached: the guards split the same turn once for every fact extracted from it."""
     return frozenset(normalise_text(text).split())
 
 

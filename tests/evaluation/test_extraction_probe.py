@@ -19,10 +19,14 @@ def probe():
     return load_bench_script("extraction_probe")
 
 
+def _cases(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
 @pytest.mark.parametrize("path", SETS, ids=lambda p: p.name)
 def test_every_key_and_every_word_not_to_store_is_in_its_chat(probe, path):
-    with open(path, encoding="utf-8") as f:
-        cases = json.load(f)
+    cases = _cases(path)
     assert len(cases) == 30 and sum(len(c["facts"]) for c in cases) > 60
     for case in cases:
         chat = case["chat"].casefold()
@@ -32,7 +36,7 @@ def test_every_key_and_every_word_not_to_store_is_in_its_chat(probe, path):
 
 
 def test_the_two_sets_share_no_chat():
-    chats = [{c["chat"] for c in json.load(open(path, encoding="utf-8"))} for path in SETS]
+    chats = [{c["chat"] for c in _cases(path)} for path in SETS]
     assert not chats[0] & chats[1]
 
 
